@@ -1,0 +1,203 @@
+"""Cards: an immutable multiset of hashable cards, the deck a spec draws from without replacement.
+
+>>> deck = Cards("AAKQ")
+>>> len(deck), deck.count("A")
+(4, 2)
+>>> deck.remove("A")
+Cards({'A': 1, 'K': 1, 'Q': 1})
+>>> Cards({"red": 26, "black": 26}).map(lambda colour: colour[0])
+Cards({'r': 26, 'b': 26})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from typing import Any, Generic, TypeVar
+
+from drawdsl.errors import InvalidArgument
+
+__all__ = ["Cards"]
+
+C = TypeVar("C", bound=Hashable)
+D = TypeVar("D", bound=Hashable)
+
+
+def _check_card(card: object, where: str) -> None:
+    try:
+        hash(card)
+    except TypeError:
+        raise TypeError(
+            f"{where}: card {card!r} ({type(card).__name__}) is not hashable; "
+            "cards must be hashable values such as str, int, tuple or a frozen dataclass"
+        ) from None
+
+
+def _check_count(card: object, count: object, where: str) -> int:
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise TypeError(
+            f"{where}: card {card!r} has count {count!r} ({type(count).__name__}); "
+            "counts must be positive integers"
+        )
+    if count <= 0:
+        raise InvalidArgument(
+            f"{where}: card {card!r} has count {count}; every count must be a positive "
+            "integer (leave the card out instead of giving it count 0)"
+        )
+    return count
+
+
+class Cards(Generic[C]):
+    """An immutable, hashable multiset of cards.
+
+    Build it from an iterable of cards (repeats count) or from a mapping
+    ``card -> count``.  Order is kept for display but never matters for equality.
+
+    >>> Cards(["x", "y", "x"]) == Cards({"y": 1, "x": 2})
+    True
+    """
+
+    __slots__ = ("_counts", "_size", "_hash")
+
+    _counts: dict[C, int]
+
+    def __init__(self, cards: Iterable[C] | Mapping[C, int] = ()) -> None:
+        counts: dict[C, int] = {}
+        if isinstance(cards, Cards):
+            counts = dict(cards._counts)
+        elif isinstance(cards, Mapping):
+            for card, count in cards.items():
+                _check_card(card, "counts")
+                counts[card] = _check_count(card, count, "counts")
+        elif isinstance(cards, Iterable):
+            for card in cards:
+                _check_card(card, "cards")
+                counts[card] = counts.get(card, 0) + 1
+        else:
+            raise TypeError(
+                f"cards: expected an iterable of cards or a mapping card -> count, got {cards!r}"
+            )
+        self._counts = counts
+        self._size = sum(counts.values())
+        self._hash: int | None = None
+
+    @classmethod
+    def _trusted(cls, counts: dict[D, int]) -> Cards[D]:
+        """Wrap counts already known to be valid (internal, skips checks)."""
+        deck: Cards[D] = object.__new__(cls)  # type: ignore[arg-type, assignment]
+        deck._counts = counts
+        deck._size = sum(counts.values())
+        deck._hash = None
+        return deck
+
+    def __len__(self) -> int:
+        return self._size
+
+    @property
+    def size(self) -> int:
+        """The number of cards, repeats included (``len(deck)``)."""
+        return self._size
+
+    def count(self, card: C) -> int:
+        """How many copies of ``card`` the deck holds (0 if none).
+
+        >>> Cards("aab").count("a")
+        2
+        """
+        return self._counts.get(card, 0)
+
+    def distinct(self) -> tuple[C, ...]:
+        """The distinct cards, in first-seen order.
+
+        >>> Cards("abab").distinct()
+        ('a', 'b')
+        """
+        return tuple(self._counts)
+
+    def items(self) -> Iterator[tuple[C, int]]:
+        """Pairs ``(card, count)``."""
+        return iter(self._counts.items())
+
+    def counts(self) -> dict[C, int]:
+        """A fresh dict ``card -> count``."""
+        return dict(self._counts)
+
+    def __iter__(self) -> Iterator[C]:
+        """Every card, repeats included."""
+        for card, count in self._counts.items():
+            for _ in range(count):
+                yield card
+
+    def __contains__(self, card: object) -> bool:
+        return card in self._counts
+
+    def remove(self, card: C, n: int = 1) -> Cards[C]:
+        """The deck without ``n`` copies of ``card``.
+
+        >>> Cards("aab").remove("a", 2)
+        Cards({'b': 1})
+        """
+        have = self._counts.get(card, 0)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise InvalidArgument(f"remove: n must be a non-negative int, got {n!r}")
+        if n > have:
+            raise InvalidArgument(
+                f"remove: the deck holds {have} of {card!r}, cannot remove {n}"
+            )
+        counts = dict(self._counts)
+        if n == have:
+            counts.pop(card, None)
+        else:
+            counts[card] = have - n
+        return Cards._trusted(counts)
+
+    def __sub__(self, other: Iterable[C] | Cards[C]) -> Cards[C]:
+        """Remove every card of ``other`` (for example a known hand).
+
+        >>> Cards("aabc") - Cards("ab")
+        Cards({'a': 1, 'c': 1})
+        """
+        deck = self
+        for card, n in Cards(other).items():
+            deck = deck.remove(card, n)
+        return deck
+
+    def __add__(self, other: Iterable[C] | Cards[C]) -> Cards[C]:
+        """The union with repeats added (two decks shuffled together).
+
+        >>> Cards("ab") + Cards("b")
+        Cards({'a': 1, 'b': 2})
+        """
+        counts = dict(self._counts)
+        for card, n in Cards(other).items():
+            counts[card] = counts.get(card, 0) + n
+        return Cards._trusted(counts)
+
+    def map(self, aspect: Callable[[C], D]) -> Cards[D]:
+        """Map every card to an aspect (its rank, its suit), merging counts.
+
+        Drawing from the mapped deck is exact and much faster whenever the spec only
+        looks at that aspect: 52 cards become 13 ranks or 4 suits.
+
+        >>> Cards(["AS", "AH", "KS"]).map(lambda card: card[0])
+        Cards({'A': 2, 'K': 1})
+        """
+        counts: dict[D, int] = {}
+        for card, n in self._counts.items():
+            new = aspect(card)
+            _check_card(new, "map")
+            counts[new] = counts.get(new, 0) + n
+        return Cards._trusted(counts)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Cards) and self._counts == other._counts
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(frozenset(self._counts.items()))
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Cards({self._counts!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Cards, (self._counts,))

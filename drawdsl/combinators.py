@@ -1,0 +1,423 @@
+"""The combinator catalogue, each a few lines on top of the four forms and :func:`loop`.
+
+They cover Haskell game-probability's ``Cards.Hand`` (``drawWhere``, ``drawUntil``,
+``drawCount``, ``drawSame``, ``drawGroups``, ``interleave``...).  Values that hold
+several cards are tuples, in the order the cards were drawn.  Every combinator is
+keyed, so the exact evaluator merges the paths that reach the same state.
+
+>>> from drawdsl import Cards, chance, chances
+>>> ranks = Cards({"A": 4, "K": 4, "Q": 4})
+>>> chance(draw_groups([3, 2]), ranks)  # a full house in five cards
+Fraction(2, 11)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any, TypeVar
+
+from drawdsl.errors import InvalidArgument
+from drawdsl.spec import (
+    FAIL,
+    Spec,
+    _Any,
+    _Bind,
+    _check_spec,
+    _Done,
+    _Draw,
+    _Fail,
+    _key_or_none,
+    _OrElse,
+    _spec_or_raise,
+    loop,
+    whnf,
+)
+
+__all__ = [
+    "ensure",
+    "draw_where",
+    "draw_until",
+    "draw_count",
+    "draw_many",
+    "draw_same",
+    "draw_same_on",
+    "draw_groups",
+    "draw_groups_on",
+    "interleave",
+    "sequence",
+    "replicate",
+]
+
+C = TypeVar("C")
+V = TypeVar("V")
+W = TypeVar("W")
+
+
+class _Step:
+    """A step or continuation ``fn(params, *args)`` that compares equal by ``(fn, params)``.
+
+    Sharing one ``fn`` and comparing parameters by value is what lets two uses of a
+    combinator with the same arguments merge in the exact evaluator.
+    """
+
+    __slots__ = ("fn", "params", "_key", "_hash")
+
+    def __init__(self, fn: Callable[..., Any], *params: Any) -> None:
+        self.fn = fn
+        self.params = params
+        self._key = _key_or_none((fn, params))
+        self._hash = hash(self._key) if self._key is not None else id(self)
+
+    def __call__(self, *args: Any) -> Any:
+        return self.fn(self.params, *args)
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        return (
+            type(other) is _Step
+            and self._key is not None
+            and self._hash == other._hash
+            and self._key == other._key
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def _name(self) -> str:
+        return self.fn.__name__.strip("_")
+
+
+def _positive(func: str, arg: str, value: object, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{func}: {arg} must be an int, got {value!r} ({type(value).__name__})")
+    if value < minimum:
+        raise InvalidArgument(f"{func}: {arg} must be >= {minimum}, got {value}")
+    return value
+
+
+def _callable(func: str, arg: str, value: object) -> None:
+    if not callable(value):
+        raise TypeError(f"{func}: {arg} must be callable, got {value!r} ({type(value).__name__})")
+
+
+def ensure(condition: bool) -> Spec[None]:
+    """``done(None)`` if ``condition`` holds, else ``fail()`` (Haskell's ``ensure``/guard).
+
+    >>> from drawdsl import Cards, chance, draw
+    >>> chance(draw().bind(lambda c: ensure(c != "x")), Cards("xyz"))
+    Fraction(2, 3)
+    """
+    return _Done(None) if condition else FAIL
+
+
+def _where_step(params: tuple[Any], card: Any) -> Spec[Any]:
+    (predicate,) = params
+    return _Done(card) if predicate(card) else FAIL
+
+
+def draw_where(predicate: Callable[[C], bool]) -> Spec[C]:
+    """Draw one card; the path fails unless it satisfies ``predicate``.
+
+    >>> from drawdsl import Cards, chances
+    >>> chances(draw_where(lambda c: c != "c"), Cards("abc"))
+    Distribution({'a': 1/3, 'b': 1/3}, failure=1/3)
+    """
+    _callable("draw_where", "predicate", predicate)
+    step = _Step(_where_step, predicate)
+    return _Draw(step, ("draw_where", step))
+
+
+def _until_step(params: tuple[Any, int | None], state: tuple[Any, ...], card: Any) -> Any:
+    predicate, limit = params
+    cards = state + (card,)
+    if predicate(card):
+        return _Done(cards)
+    if limit is not None and len(cards) >= limit:
+        return FAIL
+    return cards
+
+
+def draw_until(predicate: Callable[[C], bool], limit: int | None = None) -> Spec[tuple[C, ...]]:
+    """Draw until a card satisfies ``predicate``; finish with all the cards drawn.
+
+    Only the last card satisfies ``predicate``.  With a ``limit``, the path fails
+    if none of the first ``limit`` cards does (and when the deck runs out).
+
+    >>> from drawdsl import Cards, chances
+    >>> chances(draw_until(lambda c: c == "A").map(len), Cards("AAxx"))
+    Distribution({1: 1/2, 2: 1/3, 3: 1/6})
+    >>> chances(draw_until(lambda c: c == "A", limit=1).map(len), Cards("AAxx"))
+    Distribution({1: 1/2}, failure=1/2)
+    """
+    _callable("draw_until", "predicate", predicate)
+    if limit is not None:
+        _positive("draw_until", "limit", limit)
+    return loop((), _Step(_until_step, predicate, limit))
+
+
+def _count_step(params: tuple[Any, int], state: tuple[int, int], card: Any) -> Any:
+    predicate, n = params
+    drawn, count = state
+    drawn += 1
+    count += bool(predicate(card))
+    return _Done(count) if drawn == n else (drawn, count)
+
+
+def draw_count(predicate: Callable[[C], bool], n: int) -> Spec[int]:
+    """Draw ``n`` cards and count those that satisfy ``predicate``.
+
+    Not the same as drawing ``n`` cards that all satisfy it: this fails only when
+    fewer than ``n`` cards are left.
+
+    >>> from drawdsl import Cards, chances
+    >>> chances(draw_count(lambda c: c == "A", 2), Cards("AAxx"))
+    Distribution({0: 1/6, 1: 2/3, 2: 1/6})
+    """
+    _callable("draw_count", "predicate", predicate)
+    _positive("draw_count", "n", n, minimum=0)
+    if n == 0:
+        return _Done(0)
+    return loop((0, 0), _Step(_count_step, predicate, n))
+
+
+def _many_step(params: tuple[int], state: tuple[Any, ...], card: Any) -> Any:
+    (n,) = params
+    cards = state + (card,)
+    return _Done(cards) if len(cards) == n else cards
+
+
+def draw_many(n: int) -> Spec[tuple[Any, ...]]:
+    """Draw ``n`` cards and finish with them in draw order.
+
+    >>> from drawdsl import Cards, chances
+    >>> chances(draw_many(2), Cards("ab"))
+    Distribution({('a', 'b'): 1/2, ('b', 'a'): 1/2})
+    """
+    _positive("draw_many", "n", n, minimum=0)
+    if n == 0:
+        return _Done(())
+    return loop((), _Step(_many_step, n))
+
+
+def _same_step(params: tuple[Any, int], state: tuple[Any, ...], card: Any) -> Any:
+    aspect, n = params
+    if state and aspect(card) != aspect(state[0]):
+        return FAIL
+    cards = state + (card,)
+    return _Done(cards) if len(cards) == n else cards
+
+
+def draw_same_on(aspect: Callable[[C], Hashable], n: int) -> Spec[tuple[C, ...]]:
+    """Draw ``n`` cards that agree on ``aspect`` (the path fails at the first that does not).
+
+    >>> from drawdsl import Cards, chance
+    >>> chance(draw_same_on(str.lower, 2), Cards("aAb"))
+    Fraction(1, 3)
+    """
+    _callable("draw_same_on", "aspect", aspect)
+    _positive("draw_same_on", "n", n)
+    return loop((), _Step(_same_step, aspect, n))
+
+
+def _identity(card: Any) -> Any:
+    return card
+
+
+def _first(cards: tuple[Any, ...]) -> Any:
+    return cards[0]
+
+
+def draw_same(n: int) -> Spec[Any]:
+    """Draw ``n`` identical cards; finish with that card.
+
+    >>> from drawdsl import Cards, chances
+    >>> chances(draw_same(2), Cards("aab"))
+    Distribution({'a': 1/3}, failure=2/3)
+    """
+    return draw_same_on(_identity, n).map(_first)
+
+
+def _groups_step(
+    params: tuple[Any, tuple[int, ...], tuple[int, ...]],
+    state: tuple[tuple[Any, tuple[Any, ...]], ...],
+    card: Any,
+) -> Any:
+    aspect, sizes, targets = params
+    a = aspect(card)
+    groups = list(state)
+    for i, (key, cards) in enumerate(groups):
+        if key == a:
+            groups[i] = (key, cards + (card,))
+            break
+    else:
+        groups.append((a, (card,)))
+    have = sorted((len(cards) for _, cards in groups), reverse=True)
+    if len(have) > len(targets) or any(h > t for h, t in zip(have, targets, strict=False)):
+        return FAIL
+    if have != list(targets):
+        return tuple(groups)
+    # Complete: hand each requested size the first group of that size, in draw order.
+    result = []
+    free = [cards for _, cards in groups]
+    for size in sizes:
+        for j, cards in enumerate(free):
+            if len(cards) == size:
+                result.append(cards)
+                del free[j]
+                break
+    return _Done(tuple(result))
+
+
+def draw_groups_on(aspect: Callable[[C], Hashable], sizes: Sequence[int]) -> Spec[tuple[tuple[C, ...], ...]]:
+    """Draw cards forming groups of exactly the given sizes, equal within a group by ``aspect``.
+
+    Distinct groups have distinct aspects: ``[2, 2]`` is two pairs, never four of a
+    kind.  The cards may come in any order; the path fails at the first card that
+    cannot fit.  The result lists one tuple per requested size, in the order of
+    ``sizes``; among groups of equal size, the one started first comes first.
+
+    >>> from drawdsl import Cards, chance, standard_deck
+    >>> ranks = standard_deck().map(lambda card: card.rank)
+    >>> chance(draw_groups_on(_identity, [3, 2]), ranks)  # a full house
+    Fraction(6, 4165)
+    """
+    _callable("draw_groups_on", "aspect", aspect)
+    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Iterable):
+        raise TypeError(f"draw_groups_on: sizes must be a sequence of ints, got {sizes!r}")
+    sizes = tuple(sizes)
+    for size in sizes:
+        _positive("draw_groups_on", "sizes", size)
+    if not sizes:
+        return _Done(())
+    targets = tuple(sorted(sizes, reverse=True))
+    return loop((), _Step(_groups_step, aspect, sizes, targets))
+
+
+def draw_groups(sizes: Sequence[int]) -> Spec[tuple[tuple[Any, ...], ...]]:
+    """:func:`draw_groups_on` with the cards themselves as the aspect.
+
+    >>> from drawdsl import Cards, chances
+    >>> chances(draw_groups([2, 1]), Cards("aab"))
+    Distribution({(('a', 'a'), ('b',)): 1})
+    """
+    return draw_groups_on(_identity, sizes)
+
+
+# --------------------------------------------------------------------------- interleave
+
+
+class _Interleave(Spec[tuple[Any, Any]]):
+    """Both specs read the same deal, each card going to one of them, left first."""
+
+    __slots__ = ("left", "right", "_hash")
+
+    def __init__(self, left: Spec[Any], right: Spec[Any]) -> None:
+        self.left = left
+        self.right = right
+        self._hash = hash(("interleave", left, right))
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        return (
+            type(other) is _Interleave
+            and self._hash == other._hash
+            and self.left == other.left
+            and self.right == other.right
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"interleave({self.left!r}, {self.right!r})"
+
+    def _expand(self, avail: float) -> Spec[Any]:
+        left = whnf(self.left, avail)
+        right = whnf(self.right, avail)
+        tl, tr = type(left), type(right)
+        if tl is _Fail or tr is _Fail:
+            return FAIL
+        if tl is _Done:
+            return _Bind(right, _Step(_pair_right, left.value))  # type: ignore[attr-defined]
+        if tr is _Done:
+            return _Bind(left, _Step(_pair_left, right.value))  # type: ignore[attr-defined]
+        if tl is _Any and tr is _Any:
+            return _Any(_OrElse(_Interleave(left.next, right), _Interleave(left, right.next)))  # type: ignore[attr-defined]
+        step = _Step(_interleave_step, left, right)
+        return _Draw(step, ("interleave", step))
+
+
+def _pair_right(params: tuple[Any], y: Any) -> Spec[Any]:
+    return _Done((params[0], y))
+
+
+def _pair_left(params: tuple[Any], x: Any) -> Spec[Any]:
+    return _Done((x, params[0]))
+
+
+def _feed(head: Spec[Any], card: Any) -> Spec[Any]:
+    """The spec after ``head`` (a seen or unseen draw) consumes ``card``."""
+    if type(head) is _Any:
+        return head.next  # type: ignore[attr-defined, no-any-return]
+    k = head.k  # type: ignore[attr-defined]
+    return _spec_or_raise(k(card), k, "the continuation")
+
+
+def _interleave_step(params: tuple[Spec[Any], Spec[Any]], card: Any) -> Spec[Any]:
+    left, right = params
+    return _OrElse(_Interleave(_feed(left, card), right), _Interleave(left, _feed(right, card)))
+
+
+def interleave(left: Spec[V], right: Spec[W]) -> Spec[tuple[V, W]]:
+    """Run two specs on one deal, each card going to one of them; finish with both values.
+
+    Every way of sharing the cards out is tried, favouring the left spec first, so
+    ``interleave(draw_same(2), draw_same(3))`` draws a pair and a triple in any order.
+
+    >>> from drawdsl import Cards, chance
+    >>> is_a = lambda c: c == "a"
+    >>> is_b = lambda c: c == "b"
+    >>> chance(interleave(draw_where(is_a), draw_where(is_b)), Cards("ab"))
+    Fraction(1, 1)
+    """
+    return _Interleave(_check_spec(left, "interleave", "left"), _check_spec(right, "interleave", "right"))
+
+
+# --------------------------------------------------------------------------- sequences
+
+
+def _sequence_next(params: tuple[tuple[Spec[Any], ...], int, tuple[Any, ...]], value: Any) -> Spec[Any]:
+    specs, i, acc = params
+    acc = acc + (value,)
+    if i + 1 == len(specs):
+        return _Done(acc)
+    return _Bind(specs[i + 1], _Step(_sequence_next, specs, i + 1, acc))
+
+
+def sequence(specs: Iterable[Spec[V]]) -> Spec[tuple[V, ...]]:
+    """Run the specs one after another; finish with the tuple of their values.
+
+    >>> from drawdsl import Cards, chances, draw
+    >>> chances(sequence([draw(), draw()]).map("".join), Cards("ab"))
+    Distribution({'ab': 1/2, 'ba': 1/2})
+    """
+    if isinstance(specs, Spec):
+        raise TypeError("sequence: specs must be an iterable of specs, got a single spec; wrap it in a list")
+    items = tuple(_check_spec(s, "sequence", "specs") for s in specs)
+    if not items:
+        return _Done(())
+    return _Bind(items[0], _Step(_sequence_next, items, 0, ()))
+
+
+def replicate(n: int, spec: Spec[V]) -> Spec[tuple[V, ...]]:
+    """Run ``spec`` ``n`` times in a row; finish with the tuple of values.
+
+    >>> from drawdsl import Cards, chance, draw_where
+    >>> chance(replicate(2, draw_where(lambda c: c == "a")), Cards("aab"))
+    Fraction(1, 3)
+    """
+    _positive("replicate", "n", n, minimum=0)
+    return sequence([_check_spec(spec, "replicate", "spec")] * n)
+

@@ -1,0 +1,213 @@
+"""Distribution: the exact answer, outcomes -> Fraction with the failure mass explicit.
+
+>>> from drawdsl import Cards, chances, draw
+>>> dist = chances(draw().where(lambda c: c != "c"), Cards("aabc"))
+>>> dist
+Distribution({'a': 1/2, 'b': 1/4}, failure=1/4)
+>>> dist["a"], dist.failure, dist.success
+(Fraction(1, 2), Fraction(1, 4), Fraction(3, 4))
+>>> dist.given_success()
+Distribution({'a': 2/3, 'b': 1/3})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from fractions import Fraction
+from typing import Any, Generic, TypeVar
+
+from drawdsl.errors import InvalidArgument
+
+__all__ = ["Distribution"]
+
+V = TypeVar("V", bound=Hashable)
+W = TypeVar("W", bound=Hashable)
+
+
+def _ordered(items: list[tuple[Any, Fraction]]) -> list[tuple[Any, Fraction]]:
+    """Outcomes sorted by value when comparable, else by decreasing probability."""
+    try:
+        return sorted(items, key=lambda item: item[0])
+    except TypeError:
+        return sorted(items, key=lambda item: -item[1])
+
+
+class Distribution(Mapping[V, Fraction], Generic[V]):
+    """An exact probability distribution over outcomes, plus the failure mass.
+
+    It is a read-only mapping ``outcome -> Fraction`` over the successful outcomes
+    (a missing outcome has probability 0); ``failure`` is the mass of the paths that
+    failed.  The outcome probabilities and ``failure`` always sum to exactly 1.
+
+    >>> d = Distribution({"x": Fraction(1, 3), "y": Fraction(2, 3)})
+    >>> d.probability(lambda v: v == "x")
+    Fraction(1, 3)
+    """
+
+    __slots__ = ("_probs", "_failure")
+
+    def __init__(self, probabilities: Mapping[V, Fraction | int], failure: Fraction | int = 0) -> None:
+        probs: dict[V, Fraction] = {}
+        for outcome, p in probabilities.items():
+            if isinstance(p, (float, bool)) or not isinstance(p, (int, Fraction)):
+                raise TypeError(f"probabilities: {outcome!r} has {p!r}; give an exact int or Fraction")
+            if p < 0:
+                raise InvalidArgument(f"probabilities: {outcome!r} has negative probability {p}")
+            if p:
+                probs[outcome] = Fraction(p)
+        failure = Fraction(failure)
+        if failure < 0:
+            raise InvalidArgument(f"failure: must be >= 0, got {failure}")
+        total = sum(probs.values(), failure)
+        if total != 1:
+            raise InvalidArgument(
+                f"probabilities: outcomes and failure sum to {total}, not 1; "
+                "pass a complete distribution"
+            )
+        self._probs = probs
+        self._failure = failure
+
+    @classmethod
+    def _trusted(cls, probs: dict[W, Fraction], failure: Fraction) -> Distribution[W]:
+        dist: Distribution[W] = object.__new__(cls)  # type: ignore[arg-type, assignment]
+        dist._probs = probs
+        dist._failure = failure
+        return dist
+
+    # -- mapping
+    def __getitem__(self, outcome: V) -> Fraction:
+        return self._probs.get(outcome, Fraction(0))
+
+    def __iter__(self) -> Iterator[V]:
+        return iter(self._probs)
+
+    def __len__(self) -> int:
+        return len(self._probs)
+
+    def __contains__(self, outcome: object) -> bool:
+        return outcome in self._probs
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Distribution):
+            return self._failure == other._failure and self._probs == other._probs
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((frozenset(self._probs.items()), self._failure))
+
+    # -- questions
+    @property
+    def failure(self) -> Fraction:
+        """The probability that the spec failed."""
+        return self._failure
+
+    @property
+    def success(self) -> Fraction:
+        """The probability that the spec finished with some value (``1 - failure``)."""
+        return 1 - self._failure
+
+    def probability(self, predicate: Callable[[V], bool] | None = None) -> Fraction:
+        """The chance of finishing with a value that satisfies ``predicate`` (any value if None).
+
+        >>> Distribution({1: Fraction(1, 4), 2: Fraction(3, 4)}).probability(lambda v: v > 1)
+        Fraction(3, 4)
+        """
+        if predicate is None:
+            return self.success
+        return sum((p for v, p in self._probs.items() if predicate(v)), Fraction(0))
+
+    def expectation(self, f: Callable[[V], Any] | None = None) -> Fraction:
+        """The exact mean of ``f(outcome)`` (of the outcome itself if ``f`` is None).
+
+        Defined only when nothing fails; otherwise call ``given_success()`` first.
+
+        >>> Distribution({1: Fraction(1, 2), 3: Fraction(1, 2)}).expectation()
+        Fraction(2, 1)
+        """
+        if self._failure:
+            raise InvalidArgument(
+                f"expectation: the spec fails with probability {self._failure}, so the mean "
+                "is not defined; use .given_success().expectation() for the mean over successes"
+            )
+        total = Fraction(0)
+        for v, p in self._probs.items():
+            x: Any = v if f is None else f(v)
+            if isinstance(x, float):
+                raise TypeError(f"expectation: got the float {x!r} for {v!r}; return ints or Fractions")
+            total += p * x
+        return total
+
+    def given_success(self) -> Distribution[V]:
+        """The distribution conditioned on not failing.
+
+        >>> Distribution({"a": Fraction(1, 4)}, failure=Fraction(3, 4)).given_success()
+        Distribution({'a': 1})
+        """
+        if not self._probs:
+            raise InvalidArgument("given_success: the spec always fails; there is nothing to condition on")
+        s = self.success
+        return Distribution._trusted({v: p / s for v, p in self._probs.items()}, Fraction(0))
+
+    def map(self, f: Callable[[V], W]) -> Distribution[W]:
+        """The distribution of ``f(outcome)``, merging outcomes that map together.
+
+        >>> Distribution({1: Fraction(1, 2), -1: Fraction(1, 2)}).map(abs)
+        Distribution({1: 1})
+        """
+        probs: dict[W, Fraction] = {}
+        for v, p in self._probs.items():
+            w = f(v)
+            probs[w] = probs.get(w, Fraction(0)) + p
+        return Distribution._trusted(probs, self._failure)
+
+    def most_likely(self, n: int = 1) -> list[tuple[V, Fraction]]:
+        """The ``n`` most likely outcomes with their probabilities, most likely first.
+
+        >>> Distribution({"a": Fraction(1, 4), "b": Fraction(3, 4)}).most_likely()
+        [('b', Fraction(3, 4))]
+        """
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise InvalidArgument(f"most_likely: n must be a positive int, got {n!r}")
+        items = _ordered(list(self._probs.items()))
+        return sorted(items, key=lambda item: -item[1])[:n]
+
+    # -- views
+    def to_sympy(self) -> dict[V, Any]:
+        """The outcome probabilities as ``sympy.Rational`` (failure under ``failure``).
+
+        >>> Distribution({"a": Fraction(1, 3)}, failure=Fraction(2, 3)).to_sympy()
+        {'a': 1/3}
+        """
+        import sympy
+
+        return {v: sympy.Rational(p.numerator, p.denominator) for v, p in self._probs.items()}
+
+    def to_floats(self) -> dict[V, float]:
+        """The outcome probabilities as floats (for plotting; never for further arithmetic)."""
+        return {v: float(p) for v, p in self._probs.items()}
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{v!r}: {p}" for v, p in _ordered(list(self._probs.items())))
+        fail = f", failure={self._failure}" if self._failure else ""
+        return f"Distribution({{{body}}}{fail})"
+
+    def _repr_latex_(self) -> str:
+        rows = [
+            rf"{_latex_text(v)} & \frac{{{p.numerator}}}{{{p.denominator}}} & {float(p):.6g} \\"
+            for v, p in _ordered(list(self._probs.items()))
+        ]
+        if self._failure:
+            f = self._failure
+            rows.append(rf"\text{{failure}} & \frac{{{f.numerator}}}{{{f.denominator}}} & {float(f):.6g} \\")
+        return (
+            r"$\begin{array}{lrr}\text{outcome} & P & \approx \\ \hline "
+            + " ".join(rows)
+            + r"\end{array}$"
+        )
+
+
+def _latex_text(value: object) -> str:
+    text = str(value)
+    for ch in "\\{}$&#^_%~":
+        text = text.replace(ch, "\\" + ch if ch not in "\\^~" else "")
+    return rf"\text{{{text}}}"

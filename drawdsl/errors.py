@@ -1,0 +1,38 @@
+"""The exceptions drawdsl raises, each a subclass of the built-in type it refines.
+
+Every message says what was wrong, which argument or step it concerns, and what
+to do instead, so that catching ``ValueError`` or ``TypeError`` keeps working for
+callers who do not know our types.
+
+>>> from drawdsl import Cards
+>>> try:
+...     Cards({"A": 0})
+... except InvalidArgument as err:
+...     print(err)  # doctest: +ELLIPSIS
+counts: card 'A' has count 0; every count must be a positive integer (leave the card out...)
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DrawdslError",
+    "InvalidArgument",
+    "NotASpec",
+    "StateLimitExceeded",
+]
+
+
+class DrawdslError(Exception):
+    """Base class of every error drawdsl raises on purpose."""
+
+
+class InvalidArgument(DrawdslError, ValueError):
+    """An argument has the right type but an unusable value (a count of 0, a limit of -1)."""
+
+
+class NotASpec(DrawdslError, TypeError):
+    """A continuation, step function or generator produced something that is not a spec."""
+
+
+class StateLimitExceeded(DrawdslError, RuntimeError):
+    """An evaluation reached more states (or draws) than its configured limit."""

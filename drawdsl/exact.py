@@ -1,0 +1,250 @@
+"""The exact interpreter: every path of a spec, depth by depth, with merging.
+
+How it works (see docs/how-it-works.md):
+
+* The frontier after ``d`` seen draws maps ``(remaining deck, pending unseen
+  discards, spec) -> integer numerator``.  Paths that reach equal keys are summed,
+  which is what makes keyed specs (loops, shared functions) cheap.
+* Every path of depth ``d`` over ``n`` cards has the same denominator
+  ``n!/(n-d)!`` (``W**d`` for a weighted source of total weight ``W``), so a path only
+  carries an integer: the product of the counts of the cards it drew.  Outcomes are
+  collected per depth and put over one common denominator at the end.
+* ``draw_any`` never branches: it adds to the pending count, and a draw or discard
+  with no card left fails the path.  A seen draw after pending discards is drawn
+  from the cards not yet seen, which has the same law (the deal is exchangeable).
+
+>>> from drawdsl import Cards, chances, draw_count
+>>> chances(draw_count(lambda c: c == "A", 2), Cards({"A": 4, "x": 48}))
+Distribution({0: 188/221, 1: 32/221, 2: 1/221})
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+from fractions import Fraction
+from typing import Any, TypeVar
+
+from drawdsl.cards import Cards
+from drawdsl.distribution import Distribution
+from drawdsl.errors import InvalidArgument, StateLimitExceeded
+from drawdsl.sources import Weighted
+from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, whnf
+
+__all__ = ["chances", "chance", "DEFAULT_MAX_STATES", "DEFAULT_MAX_DRAWS"]
+
+V = TypeVar("V", bound=Hashable)
+
+#: Live states allowed at one depth before evaluation stops with StateLimitExceeded.
+DEFAULT_MAX_STATES = 5_000_000
+#: Draws allowed from a weighted (never-ending) source before evaluation stops.
+DEFAULT_MAX_DRAWS = 10_000
+
+_INF = math.inf
+
+
+def _check_limit(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {value!r} ({type(value).__name__})")
+    if value <= 0:
+        raise InvalidArgument(f"{name} must be a positive int, got {value}")
+    return value
+
+
+def _note(err: BaseException, text: str) -> None:
+    if hasattr(err, "add_note"):
+        err.add_note(text)
+
+
+class _Outcomes:
+    """Integer numerators of finished paths, per depth."""
+
+    __slots__ = ("ends", "fails")
+
+    def __init__(self) -> None:
+        self.ends: list[dict[Any, int]] = []
+        self.fails: list[int] = []
+
+    def at(self, depth: int) -> tuple[dict[Any, int], list[int]]:
+        while len(self.ends) <= depth:
+            self.ends.append({})
+            self.fails.append(0)
+        return self.ends[depth], self.fails
+
+    def distribution(self, denominator_at: list[int]) -> Distribution[Any]:
+        """Put every depth over the deepest depth's denominator: one division per outcome."""
+        top = len(self.ends) - 1
+        big = denominator_at[top]
+        scale = [big // denominator_at[d] for d in range(top + 1)]
+        totals: dict[Any, int] = {}
+        for d, end in enumerate(self.ends):
+            s = scale[d]
+            for value, num in end.items():
+                totals[value] = totals.get(value, 0) + num * s
+        failed = sum(num * scale[d] for d, num in enumerate(self.fails))
+        if sum(totals.values()) + failed != big:  # pragma: no cover - an evaluator bug
+            raise AssertionError("internal error: exact probabilities do not sum to 1")
+        probs = {v: Fraction(num, big) for v, num in totals.items() if num}
+        return Distribution._trusted(probs, Fraction(failed, big))
+
+
+def _record(value: Any, weight: int, end: dict[Any, int]) -> None:
+    try:
+        end[value] = end.get(value, 0) + weight
+    except TypeError:
+        raise TypeError(
+            f"the spec finished with {value!r} ({type(value).__name__}), which is not "
+            "hashable; finish with a hashable value (a tuple instead of a list, a "
+            "frozenset instead of a set)"
+        ) from None
+
+
+def chances(
+    spec: Spec[V],
+    source: Cards[Any] | Weighted[Any],
+    *,
+    merge: bool = True,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_draws: int | None = None,
+) -> Distribution[V]:
+    """The exact distribution of the values ``spec`` finishes with when drawing from ``source``.
+
+    ``source`` is a :class:`~drawdsl.Cards` deck (drawn without replacement) or a
+    :class:`~drawdsl.Weighted` source (with replacement).  ``merge=False`` turns off
+    the merging of equal states (same answer, slower; for testing).  ``max_states``
+    bounds the live states at one depth; ``max_draws`` bounds the depth (default:
+    the deck size, or 10,000 draws from a weighted source).
+
+    >>> from drawdsl import draw_until, standard_deck
+    >>> aces = standard_deck().map(lambda card: card.is_ace)
+    >>> first_ace = draw_until(lambda ace: ace).map(len)
+    >>> chances(first_ace, aces).expectation()
+    Fraction(53, 5)
+    """
+    if not isinstance(spec, Spec):
+        raise TypeError(
+            f"chances: spec must be a Spec, got {spec!r} ({type(spec).__name__}); "
+            "build one with draw(), loop(), @generate ..."
+        )
+    max_states = _check_limit("max_states", max_states)
+    if isinstance(source, Cards):
+        limit = len(source) if max_draws is None else _check_limit("max_draws", max_draws)
+        return _evaluate(spec, source, None, merge, max_states, limit)
+    if isinstance(source, Weighted):
+        limit = DEFAULT_MAX_DRAWS if max_draws is None else _check_limit("max_draws", max_draws)
+        return _evaluate(spec, None, source, merge, max_states, limit)
+    raise TypeError(
+        f"chances: source must be Cards (without replacement) or Weighted (with "
+        f"replacement), got {source!r} ({type(source).__name__}); "
+        "for example Cards('AAKK') or coin()"
+    )
+
+
+def chance(spec: Spec[Any], source: Cards[Any] | Weighted[Any], **options: Any) -> Fraction:
+    """The exact probability that ``spec`` does not fail (game-probability's ``chance``).
+
+    >>> from drawdsl import Cards, draw_where
+    >>> chance(draw_where(lambda c: c == "A"), Cards({"A": 4, "x": 48}))
+    Fraction(1, 13)
+    """
+    return chances(spec, source, **options).success
+
+
+def _evaluate(
+    spec: Spec[Any],
+    deck: Cards[Any] | None,
+    weighted: Weighted[Any] | None,
+    merge: bool,
+    max_states: int,
+    max_draws: int,
+) -> Distribution[Any]:
+    if deck is not None:
+        cards = deck.distinct()
+        start: tuple[int, ...] = tuple(deck.count(c) for c in cards)
+        n = len(deck)
+    else:
+        assert weighted is not None
+        cards = weighted.distinct()
+        weights = tuple(weighted.weight(c) for c in cards)
+        start = ()
+        n = 0
+    finite = deck is not None
+    outcomes = _Outcomes()
+    # The frontier: key -> numerator (merging), or a list of (key, numerator).
+    frontier: dict[tuple[Any, ...], int] | list[tuple[tuple[Any, ...], int]]
+    frontier = {} if merge else []
+
+    def settle(child: Spec[Any], counts: tuple[int, ...], left: float, anys: int, weight: int,
+               into: Any, end: dict[Any, int], fails: list[int], depth: int) -> None:
+        avail = left - anys
+        head = whnf(child, avail)
+        while type(head) is _Any:
+            anys += 1
+            avail -= 1
+            head = whnf(head.next, avail)  # type: ignore[attr-defined]
+        t = type(head)
+        if t is _Draw:
+            key = (counts, anys if finite else 0, head)
+            if merge:
+                into[key] = into.get(key, 0) + weight
+            else:
+                into.append((key, weight))
+        elif t is _Done:
+            _record(head.value, weight, end)  # type: ignore[attr-defined]
+        else:
+            fails[depth] += weight
+
+    end, fails = outcomes.at(0)
+    settle(spec, start, n if deck is not None else _INF, 0, 1, frontier, end, fails, 0)
+    depth = 0
+    card: Any = None
+    try:
+        while frontier:
+            if depth >= max_draws:
+                raise StateLimitExceeded(
+                    f"the spec is still drawing after max_draws={max_draws} draws "
+                    f"({len(frontier)} live states); pass a larger max_draws, or make sure the "
+                    "process ends (a spec that can draw forever has no finite exact evaluation here)"
+                )
+            depth += 1
+            end, fails = outcomes.at(depth)
+            new: Any = {} if merge else []
+            entries = frontier.items() if merge else frontier  # type: ignore[union-attr]
+            if deck is not None:
+                left = n - depth
+                for (counts, anys, head), weight in entries:
+                    k = head.k
+                    for i, count in enumerate(counts):
+                        if count:
+                            card = cards[i]
+                            child = _spec_or_raise(k(card), k, "the continuation")
+                            settle(child, counts[:i] + (count - 1,) + counts[i + 1:], left,
+                                   anys, weight * count, new, end, fails, depth)
+            else:
+                for (counts, _, head), weight in entries:
+                    k = head.k
+                    for i, w in enumerate(weights):
+                        card = cards[i]
+                        child = _spec_or_raise(k(card), k, "the continuation")
+                        settle(child, counts, _INF, 0, weight * w, new, end, fails, depth)
+            if len(new) > max_states:
+                raise StateLimitExceeded(
+                    f"exact evaluation reached {len(new)} live states at draw {depth}, over "
+                    f"max_states={max_states}; map the deck to the aspect the spec looks at "
+                    "(deck.map(...)), write long processes with loop() so that paths merge, "
+                    "or pass a larger max_states"
+                )
+            frontier = new
+    except StateLimitExceeded:
+        raise
+    except Exception as err:
+        _note(err, f"drawdsl: raised while evaluating draw {depth} (card {card!r})")
+        raise
+    if deck is not None:
+        denominators = [math.perm(n, d) for d in range(depth + 1)]
+    else:
+        total = weighted.total  # type: ignore[union-attr]
+        denominators = [total**d for d in range(depth + 1)]
+    # Trailing depths may hold nothing; the deepest recorded depth sets the denominator.
+    outcomes.at(depth)
+    return outcomes.distribution(denominators)
