@@ -18,7 +18,7 @@ from typing import Any
 
 from drawdsl import Cards, Distribution
 from drawdsl.combinators import _feed, _Interleave
-from drawdsl.spec import _Any, _Bind, _Cont, _Done, _Draw, _Fail, _OrElse, Spec, whnf
+from drawdsl.spec import Spec, _Any, _Bind, _Cont, _Done, _Draw, _Fail, _OrElse, whnf
 
 _NONE = None
 

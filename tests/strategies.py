@@ -117,7 +117,8 @@ class KeyedCount:
     def __call__(self, n: int) -> Spec[int]:
         if n == 0:
             return done(0)
-        return keyed((self, n), lambda: draw().bind(lambda c: self(n - 1).map(lambda h: h + self.predicate(c))))
+        rest = self(n - 1)
+        return keyed((self, n), lambda: draw().bind(lambda c: rest.map(lambda h: h + self.predicate(c))))
 
     def __repr__(self) -> str:
         return f"KeyedCount({self.predicate!r})"

@@ -10,7 +10,6 @@ import pytest
 
 from drawdsl import (
     Card,
-    Cards,
     Spec,
     chance,
     chances,

@@ -6,9 +6,9 @@ from typing import Any
 
 from hypothesis import example, given, settings
 from oracle import brute_force
+from strategies import decks, specs
 
 from drawdsl import Cards, Spec, chances, draw, draw_any, draw_many, draw_where
-from strategies import decks, specs
 
 
 @settings(max_examples=400)

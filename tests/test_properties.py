@@ -9,9 +9,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import orderings
+from strategies import Branch, Summary, decks, gen_bind, specs
 
 from drawdsl import Cards, Spec, chances, done, draw, generate, play, simulate
-from strategies import Branch, Summary, decks, gen_bind, specs
 
 pairs_of_options = st.tuples(specs, specs)
 
@@ -24,7 +24,9 @@ def _same(a: Spec[Any], b: Spec[Any], deck: Cards[str]) -> None:
 
 
 @given(specs, pairs_of_options, decks)
-def test_generator_syntax_equals_bind(m: Spec[Any], options: tuple[Spec[Any], Spec[Any]], deck: Cards[str]) -> None:
+def test_generator_syntax_equals_bind(
+    m: Spec[Any], options: tuple[Spec[Any], Spec[Any]], deck: Cards[str]
+) -> None:
     f = Branch(options)
     _same(gen_bind(m, f), m.bind(f), deck)
 
