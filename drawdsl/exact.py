@@ -104,6 +104,7 @@ def chances(
     source: Cards[Any] | Weighted[Any],
     *,
     merge: bool = True,
+    symmetric: bool = False,
     max_states: int = DEFAULT_MAX_STATES,
     max_draws: int | None = None,
 ) -> Distribution[V]:
@@ -111,7 +112,16 @@ def chances(
 
     ``source`` is a :class:`~drawdsl.Cards` deck (drawn without replacement) or a
     :class:`~drawdsl.Weighted` source (with replacement).  ``merge=False`` turns off
-    the merging of equal states (same answer, slower; for testing).  ``max_states``
+    the merging of equal states (same answer, slower; for testing).
+
+    ``symmetric=True`` (opt-in) treats cards with equal remaining counts as
+    interchangeable at the heads of :func:`~drawdsl.loop` specs: only one card per
+    class is expanded, weighted by the class size, and decks that differ only by a
+    renaming of cards merge.  It is valid when the spec compares cards only with
+    each other for equality (never with ``<``, never with a named card such as
+    ``card == "A"``), does not finish with a card, and remembers cards only in loop
+    states (any value in a loop state equal to a card keeps that card apart).  It
+    has no effect on weighted sources.  ``max_states``
     bounds the live states at one depth; ``max_draws`` bounds the depth (default:
     the deck size, or 10,000 draws from a weighted source).
 
@@ -129,7 +139,7 @@ def chances(
     max_states = _check_limit("max_states", max_states)
     if isinstance(source, Cards):
         limit = len(source) if max_draws is None else _check_limit("max_draws", max_draws)
-        return _evaluate(spec, source, None, merge, max_states, limit)
+        return _evaluate(spec, source, None, merge, max_states, limit, symmetric)
     if isinstance(source, Weighted):
         limit = DEFAULT_MAX_DRAWS if max_draws is None else _check_limit("max_draws", max_draws)
         return _evaluate(spec, None, source, merge, max_states, limit)
@@ -150,6 +160,40 @@ def chance(spec: Spec[Any], source: Cards[Any] | Weighted[Any], **options: Any) 
     return chances(spec, source, **options).success
 
 
+def _pinned(state: object, index: dict[Any, int]) -> set[int]:
+    """Indices of the cards that occur anywhere in a loop state (tuples, sets, dicts walked)."""
+    found: set[int] = set()
+    stack = [state]
+    while stack:
+        x = stack.pop()
+        i = index.get(x)
+        if i is not None:
+            found.add(i)
+        elif isinstance(x, (tuple, list, frozenset, set)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+    return found
+
+
+def _symmetric_moves(counts: tuple[int, ...], pinned: set[int]) -> tuple[Any, list[tuple[int, int]]]:
+    """The canonical deck key and the draws to expand: pinned cards one by one, and one
+    representative per class of unpinned cards with equal counts, weighted by class size."""
+    classes: dict[int, list[int]] = {}
+    for i, count in enumerate(counts):
+        if count and i not in pinned:
+            classes.setdefault(count, []).append(i)
+    moves = [(i, counts[i]) for i in sorted(pinned) if counts[i]]
+    moves.extend((members[0], count * len(members)) for count, members in classes.items())
+    canon = (
+        "sym",
+        tuple((i, counts[i]) for i in sorted(pinned)),
+        tuple(sorted((count, len(members)) for count, members in classes.items())),
+    )
+    return canon, moves
+
+
 def _evaluate(
     spec: Spec[Any],
     deck: Cards[Any] | None,
@@ -157,11 +201,13 @@ def _evaluate(
     merge: bool,
     max_states: int,
     max_draws: int,
+    symmetric: bool = False,
 ) -> Distribution[Any]:
     if deck is not None:
         cards = deck.distinct()
         start: tuple[int, ...] = tuple(deck.count(c) for c in cards)
         n = len(deck)
+        weights: tuple[int, ...] = ()
     else:
         assert weighted is not None
         cards = weighted.distinct()
@@ -169,6 +215,11 @@ def _evaluate(
         start = ()
         n = 0
     finite = deck is not None
+    symmetric = symmetric and finite and merge
+    index = {card: i for i, card in enumerate(cards)}
+    # A symmetric entry's key holds a canonical deck; its representative deck and the
+    # draws to expand live here.
+    plans: dict[tuple[Any, ...], tuple[tuple[int, ...], list[tuple[int, int]]]] = {}
     outcomes = _Outcomes()
     # The frontier: key -> numerator (merging), or a list of (key, numerator).
     frontier: dict[tuple[Any, ...], int] | list[tuple[tuple[Any, ...], int]]
@@ -184,7 +235,14 @@ def _evaluate(
             head = whnf(head.next, avail)  # type: ignore[attr-defined]
         t = type(head)
         if t is _Draw:
-            key = (counts, anys if finite else 0, head)
+            if symmetric and type(head.key) is tuple and head.key[0] == "loop":  # type: ignore[attr-defined]
+                pinned = _pinned(head.key[1].state, index)  # type: ignore[attr-defined]
+                canon, moves = _symmetric_moves(counts, pinned)
+                key = (canon, anys, head)
+                if key not in plans:
+                    plans[key] = (counts, moves)
+            else:
+                key = (counts, anys if finite else 0, head)
             if merge:
                 into[key] = into.get(key, 0) + weight
             else:
@@ -212,14 +270,18 @@ def _evaluate(
             entries = frontier.items() if merge else frontier  # type: ignore[union-attr]
             if deck is not None:
                 left = n - depth
-                for (counts, anys, head), weight in entries:
+                for key, weight in entries:
+                    counts, anys, head = key
                     k = head.k
-                    for i, count in enumerate(counts):
-                        if count:
-                            card = cards[i]
-                            child = _spec_or_raise(k(card), k, "the continuation")
-                            settle(child, counts[:i] + (count - 1,) + counts[i + 1:], left,
-                                   anys, weight * count, new, end, fails, depth)
+                    if type(counts[0]) is str:  # a canonical (symmetric) deck
+                        counts, moves = plans[key]
+                    else:
+                        moves = [(i, count) for i, count in enumerate(counts) if count]
+                    for i, multiplier in moves:
+                        card = cards[i]
+                        child = _spec_or_raise(k(card), k, "the continuation")
+                        settle(child, counts[:i] + (counts[i] - 1,) + counts[i + 1:], left,
+                               anys, weight * multiplier, new, end, fails, depth)
             else:
                 for (counts, _, head), weight in entries:
                     k = head.k
@@ -235,6 +297,7 @@ def _evaluate(
                     "or pass a larger max_states"
                 )
             frontier = new
+            plans = {key: plan for key, plan in plans.items() if key in new} if symmetric else plans
     except StateLimitExceeded:
         raise
     except Exception as err:

@@ -678,7 +678,7 @@ def _hashable_state(state: object, step: object) -> Hashable:
     return state  # type: ignore[return-value]
 
 
-def loop(state: S, step: Callable[[S, Card], S | Spec[W]]) -> Spec[W]:
+def loop(state: Hashable, step: Callable[[Any, Card], Any]) -> Spec[Any]:
     """Draw cards one by one, threading a hashable ``state``.
 
     ``step(state, card)`` returns either the next state (draw again) or a spec to
