@@ -22,13 +22,13 @@ C = TypeVar("C", bound=Hashable)
 D = TypeVar("D", bound=Hashable)
 
 
-def _check_card(card: object, where: str) -> None:
+def _check_card(card: object, where: str, noun: str = "card") -> None:
     try:
         hash(card)
     except TypeError:
         raise TypeError(
-            f"{where}: card {card!r} ({type(card).__name__}) is not hashable; "
-            "cards must be hashable values such as str, int, tuple or a frozen dataclass"
+            f"{where}: {noun} {card!r} ({type(card).__name__}) is not hashable; "
+            f"{noun}s must be hashable values such as str, int, tuple or a frozen dataclass"
         ) from None
 
 

@@ -269,7 +269,9 @@ def _groups_step(
     return _Done(tuple(result))
 
 
-def draw_groups_on(aspect: Callable[[C], Hashable], sizes: Sequence[int]) -> Spec[tuple[tuple[C, ...], ...]]:
+def draw_groups_on(
+    aspect: Callable[[C], Hashable], sizes: Sequence[int], *, _name: str = "draw_groups_on"
+) -> Spec[tuple[tuple[C, ...], ...]]:
     """Draw cards forming groups of exactly the given sizes, equal within a group by ``aspect``.
 
     Distinct groups have distinct aspects: ``[2, 2]`` is two pairs, never four of a
@@ -282,12 +284,12 @@ def draw_groups_on(aspect: Callable[[C], Hashable], sizes: Sequence[int]) -> Spe
     >>> chance(draw_groups_on(_identity, [3, 2]), ranks)  # a full house
     Fraction(6, 4165)
     """
-    _callable("draw_groups_on", "aspect", aspect)
+    _callable(_name, "aspect", aspect)
     if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Iterable):
-        raise TypeError(f"draw_groups_on: sizes must be a sequence of ints, got {sizes!r}")
+        raise TypeError(f"{_name}: sizes must be a sequence of ints, got {sizes!r}")
     sizes = tuple(sizes)
     for size in sizes:
-        _positive("draw_groups_on", "sizes", size)
+        _positive(_name, "sizes", size)
     if not sizes:
         return _Done(())
     targets = tuple(sorted(sizes, reverse=True))
@@ -301,7 +303,7 @@ def draw_groups(sizes: Sequence[int]) -> Spec[tuple[tuple[Any, ...], ...]]:
     >>> chances(draw_groups([2, 1]), Cards("aab"))
     Distribution({(('a', 'a'), ('b',)): 1})
     """
-    return draw_groups_on(_identity, sizes)
+    return draw_groups_on(_identity, sizes, _name="draw_groups")
 
 
 # --------------------------------------------------------------------------- interleave

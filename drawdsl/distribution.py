@@ -55,6 +55,8 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
                 raise InvalidArgument(f"probabilities: {outcome!r} has negative probability {p}")
             if p:
                 probs[outcome] = Fraction(p)
+        if isinstance(failure, (float, bool)) or not isinstance(failure, (int, Fraction)):
+            raise TypeError(f"failure: got {failure!r}; give an exact int or Fraction")
         failure = Fraction(failure)
         if failure < 0:
             raise InvalidArgument(f"failure: must be >= 0, got {failure}")

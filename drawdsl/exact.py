@@ -177,21 +177,27 @@ def _pinned(state: object, index: dict[Any, int]) -> set[int]:
     return found
 
 
-def _symmetric_moves(counts: tuple[int, ...], pinned: set[int]) -> tuple[Any, list[tuple[int, int]]]:
-    """The canonical deck key and the draws to expand: pinned cards one by one, and one
-    representative per class of unpinned cards with equal counts, weighted by class size."""
+def _canonical(counts: tuple[int, ...], pinned: tuple[int, ...]) -> tuple[Any, ...]:
+    """The deck up to a renaming of its unpinned cards: pinned counts, then sorted counts."""
+    if not pinned:
+        return ("sym", (), tuple(sorted(counts)))
+    return (
+        "sym",
+        tuple(counts[i] for i in pinned),
+        tuple(sorted(c for i, c in enumerate(counts) if i not in pinned)),
+    )
+
+
+def _symmetric_moves(counts: tuple[int, ...], pinned: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The draws to expand: pinned cards one by one, and one representative per class of
+    unpinned cards with equal counts, weighted by the class size."""
     classes: dict[int, list[int]] = {}
     for i, count in enumerate(counts):
         if count and i not in pinned:
             classes.setdefault(count, []).append(i)
-    moves = [(i, counts[i]) for i in sorted(pinned) if counts[i]]
+    moves = [(i, counts[i]) for i in pinned if counts[i]]
     moves.extend((members[0], count * len(members)) for count, members in classes.items())
-    canon = (
-        "sym",
-        tuple((i, counts[i]) for i in sorted(pinned)),
-        tuple(sorted((count, len(members)) for count, members in classes.items())),
-    )
-    return canon, moves
+    return moves
 
 
 def _evaluate(
@@ -219,7 +225,8 @@ def _evaluate(
     index = {card: i for i, card in enumerate(cards)}
     # A symmetric entry's key holds a canonical deck; its representative deck and the
     # draws to expand live here.
-    plans: dict[tuple[Any, ...], tuple[tuple[int, ...], list[tuple[int, int]]]] = {}
+    plans: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    pinned_by_state: dict[Any, tuple[int, ...]] = {}
     outcomes = _Outcomes()
     # The frontier: key -> numerator (merging), or a list of (key, numerator).
     frontier: dict[tuple[Any, ...], int] | list[tuple[tuple[Any, ...], int]]
@@ -236,11 +243,13 @@ def _evaluate(
         t = type(head)
         if t is _Draw:
             if symmetric and type(head.key) is tuple and head.key[0] == "loop":  # type: ignore[attr-defined]
-                pinned = _pinned(head.key[1].state, index)  # type: ignore[attr-defined]
-                canon, moves = _symmetric_moves(counts, pinned)
-                key = (canon, anys, head)
+                state = head.key[1].state  # type: ignore[attr-defined]
+                pinned = pinned_by_state.get(state)
+                if pinned is None:
+                    pinned = pinned_by_state[state] = tuple(sorted(_pinned(state, index)))
+                key = (_canonical(counts, pinned), anys, head)
                 if key not in plans:
-                    plans[key] = (counts, moves)
+                    plans[key] = (counts, pinned)
             else:
                 key = (counts, anys if finite else 0, head)
             if merge:
@@ -252,11 +261,11 @@ def _evaluate(
         else:
             fails[depth] += weight
 
-    end, fails = outcomes.at(0)
-    settle(spec, start, n if deck is not None else _INF, 0, 1, frontier, end, fails, 0)
     depth = 0
     card: Any = None
     try:
+        end, fails = outcomes.at(0)
+        settle(spec, start, n if deck is not None else _INF, 0, 1, frontier, end, fails, 0)
         while frontier:
             if depth >= max_draws:
                 raise StateLimitExceeded(
@@ -274,7 +283,8 @@ def _evaluate(
                     counts, anys, head = key
                     k = head.k
                     if type(counts[0]) is str:  # a canonical (symmetric) deck
-                        counts, moves = plans[key]
+                        counts, pinned = plans[key]
+                        moves = _symmetric_moves(counts, pinned)
                     else:
                         moves = [(i, count) for i, count in enumerate(counts) if count]
                     for i, multiplier in moves:
@@ -301,7 +311,8 @@ def _evaluate(
     except StateLimitExceeded:
         raise
     except Exception as err:
-        _note(err, f"drawdsl: raised while evaluating draw {depth} (card {card!r})")
+        where = f"after draw {depth} (card {card!r})" if depth else "before the first draw"
+        _note(err, f"drawdsl: raised while evaluating the spec {where}")
         raise
     if deck is not None:
         denominators = [math.perm(n, d) for d in range(depth + 1)]

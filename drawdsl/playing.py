@@ -63,13 +63,15 @@ class Card(NamedTuple):
         >>> Card.parse("10H") == Card.parse("TH")
         True
         """
+        if not isinstance(text, str):
+            raise TypeError(f"Card.parse: text must be a str such as 'AS', got {text!r}")
         text = text.strip().upper()
         rank_text, suit = text[:-1], text[-1:]
         if rank_text == "10":
             rank_text = "T"
         if text == "**":
             return JOKER
-        if rank_text not in _NAME_RANKS or suit not in SUITS:
+        if rank_text not in _NAME_RANKS or rank_text == "*" or suit not in SUITS:
             raise InvalidArgument(
                 f"Card.parse: cannot read {text!r}; write a rank (2-9, T, J, Q, K, A) "
                 "then a suit (S, H, D, C), for example 'AS' or 'TH'"

@@ -52,7 +52,7 @@ class Weighted(Generic[C]):
     Build it from an iterable of equally likely symbols or a mapping ``symbol -> weight``.
     Weights are stored as the smallest equivalent positive integers.
 
-    >>> Weighted("123456") == die(6)
+    >>> Weighted(range(1, 7)) == die(6)
     True
     """
 
@@ -64,11 +64,11 @@ class Weighted(Generic[C]):
         exact: dict[C, Fraction] = {}
         if isinstance(symbols, Mapping):
             for symbol, weight in symbols.items():
-                _check_card(symbol, "weights")
+                _check_card(symbol, "weights", "symbol")
                 exact[symbol] = _exact_weight(symbol, weight)
         elif isinstance(symbols, Iterable):
             for symbol in symbols:
-                _check_card(symbol, "symbols")
+                _check_card(symbol, "symbols", "symbol")
                 exact[symbol] = exact.get(symbol, Fraction(0)) + 1
         else:
             raise TypeError(
@@ -131,8 +131,15 @@ def coin(heads: int | Fraction | None = None) -> Weighted[str]:
     """
     if heads is None:
         return Weighted("HT")
-    p = _exact_weight("H", heads)
-    if p >= 1:
+    if isinstance(heads, float):
+        raise TypeError(
+            f"coin: heads is the float {heads!r}; give an exact int or Fraction "
+            f"(for example Fraction({str(heads)!r}))"
+        )
+    if isinstance(heads, bool) or not isinstance(heads, (int, Fraction)):
+        raise TypeError(f"coin: heads must be a Fraction probability, got {heads!r}")
+    p = Fraction(heads)
+    if not 0 < p < 1:
         raise InvalidArgument(f"coin: heads must be a probability strictly between 0 and 1, got {heads}")
     return Weighted({"H": p, "T": 1 - p})
 

@@ -94,7 +94,7 @@ class Spec(Generic[V]):
     def bind(self, f: Callable[[V], Spec[W]]) -> Spec[W]:
         """Continue with ``f(value)`` once this spec finishes with ``value``.
 
-        >>> from drawdsl import Cards, chance
+        >>> from drawdsl import Cards, chance, draw_where
         >>> pair = draw().bind(lambda c: draw_where(lambda d: d == c))
         >>> chance(pair, Cards("aabb"))
         Fraction(1, 3)
@@ -135,13 +135,14 @@ class Spec(Generic[V]):
         return _Bind(self, _WhereFn(predicate))
 
     def or_else(self, other: Spec[W]) -> Spec[V | W]:
-        """Use ``other`` on exactly the deals where this spec fails.
+        """Use ``other`` on exactly the deals where this spec fails (``a | b`` is the same).
 
-        Both sides read the *same* deal: on a deal where this spec fails (even after
-        drawing cards), the result is what ``other`` gives on that same deal from the
-        start.  ``a | b`` is the same.
+        Both sides read the *same* cards, in step, as game-probability's ``<|>``: on a
+        deal where this spec fails (even after drawing cards), the value is what
+        ``other`` gives on that deal.  Cards are never put back: whatever follows
+        starts after every card that either side has read.
 
-        >>> from drawdsl import Cards, chances
+        >>> from drawdsl import Cards, chances, draw_where
         >>> first_a = draw_where(lambda c: c == "a").map(lambda c: "first")
         >>> second_a = draw_any().then(draw_where(lambda c: c == "a")).map(lambda c: "second")
         >>> chances(first_a | second_a, Cards("abb"))
@@ -151,6 +152,12 @@ class Spec(Generic[V]):
 
     def __or__(self, other: Spec[W]) -> Spec[V | W]:
         return self.or_else(other)
+
+    def __ror__(self, other: object) -> Spec[Any]:
+        raise NotASpec(
+            f"or_else: the left side of | must be a spec, got {other!r} ({type(other).__name__}); "
+            "wrap a plain value with done(value)"
+        )
 
 
 def _check_spec(obj: object, func: str, arg: str) -> Spec[Any]:
@@ -699,7 +706,14 @@ def loop(state: Hashable, step: Callable[[Any, Card], Any]) -> Spec[Any]:
         raise TypeError(
             f"loop: step must be callable, got {step!r}; pass a function (state, card) -> state or spec"
         )
-    return _Loop(_hashable_state(state, step), step)
+    try:
+        hash(state)
+    except TypeError:
+        raise TypeError(
+            f"loop: the initial state {state!r} ({type(state).__name__}) is not hashable; "
+            "use tuples, frozensets or numbers for loop states"
+        ) from None
+    return _Loop(state, step)
 
 
 class _Keyed(Spec[Any]):

@@ -3,9 +3,9 @@
 Distinct orderings of a multiset are equally likely, so the exact probability of an
 outcome is the share of orderings that end with it.  The interpreter below is
 written independently of the exact evaluator: it walks one concrete deal
-recursively, and gives ``or_else`` and ``interleave`` their per-deal meaning by
-backtracking (re-running the other side on the same deal), where the library runs
-both sides in lockstep.
+recursively, and gives ``or_else`` and ``interleave`` their meaning by running each
+side separately on the same deal and combining the results (cards read by either
+side stay read), where the library runs both sides in lockstep.
 """
 
 from __future__ import annotations
@@ -20,63 +20,75 @@ from drawdsl import Cards, Distribution
 from drawdsl.combinators import _feed, _Interleave
 from drawdsl.spec import Spec, _Any, _Bind, _Cont, _Done, _Draw, _Fail, _OrElse, whnf
 
-_NONE = None
+# A run's result: ("ok", value, next position) or ("fail", position where it failed).
+Result = tuple[Any, ...]
 
 
-def run(spec: Spec[Any], deal: Sequence[Any], pos: int = 0) -> tuple[Any, int] | None:
-    """``(value, next position)`` of ``spec`` on ``deal`` from ``pos``, or None if it fails."""
+def _or_else(left: Result, right: Result) -> Result:
+    """Physical fallback: both sides read the same cards; cards read are never put back.
+
+    If the left side succeeds, its result stands.  Otherwise the right side's value is
+    used, and the next spec starts after the cards that *either* side had read.
+    """
+    if left[0] == "ok":
+        return left
+    if right[0] == "ok":
+        return ("ok", right[1], max(left[1], right[2]))
+    return ("fail", max(left[1], right[1]))
+
+
+def run(spec: Spec[Any], deal: Sequence[Any], pos: int = 0) -> Result:
+    """Run ``spec`` on ``deal`` from ``pos``."""
     t = type(spec)
     if t is _Done:
-        return spec.value, pos  # type: ignore[attr-defined]
+        return ("ok", spec.value, pos)  # type: ignore[attr-defined]
     if t is _Fail:
-        return None
+        return ("fail", pos)
     if t is _Draw:
         if pos >= len(deal):
-            return None
+            return ("fail", pos)
         return run(spec.k(deal[pos]), deal, pos + 1)  # type: ignore[attr-defined]
     if t is _Any:
         if pos >= len(deal):
-            return None
+            return ("fail", pos)
         return run(spec.next, deal, pos + 1)  # type: ignore[attr-defined]
     if t is _Bind:
         first = run(spec.m, deal, pos)  # type: ignore[attr-defined]
-        if first is None:
-            return None
-        value, pos = first
-        return run(spec.f(value), deal, pos)  # type: ignore[attr-defined]
+        if first[0] == "fail":
+            return first
+        return run(spec.f(first[1]), deal, first[2])  # type: ignore[attr-defined]
     if t is _Cont:
-        first = run(spec.spec, deal, pos)  # type: ignore[attr-defined]
+        result = run(spec.spec, deal, pos)  # type: ignore[attr-defined]
         frames = spec.frames  # type: ignore[attr-defined]
-        while first is not None and frames is not None:
-            value, pos = first
-            first = run(frames.f(value), deal, pos)
+        while result[0] == "ok" and frames is not None:
+            result = run(frames.f(result[1]), deal, result[2])
             frames = frames.rest
-        return first
+        return result
     if t is _OrElse:
-        left = run(spec.left, deal, pos)  # type: ignore[attr-defined]
-        return left if left is not None else run(spec.right, deal, pos)  # type: ignore[attr-defined]
+        return _or_else(run(spec.left, deal, pos), run(spec.right, deal, pos))  # type: ignore[attr-defined]
     if t is _Interleave:
         return _interleave(spec.left, spec.right, deal, pos)  # type: ignore[attr-defined]
     # loop, keyed, generator syntax: unfold one step, then walk the result
     return run(spec._expand(len(deal) - pos), deal, pos)
 
 
-def _interleave(left: Spec[Any], right: Spec[Any], deal: Sequence[Any], pos: int) -> tuple[Any, int] | None:
+def _interleave(left: Spec[Any], right: Spec[Any], deal: Sequence[Any], pos: int) -> Result:
+    """Each card goes to the left spec if that can still succeed, else to the right one."""
     avail = len(deal) - pos
     lh, rh = whnf(left, avail), whnf(right, avail)
     if type(lh) is _Fail or type(rh) is _Fail:
-        return None
+        return ("fail", pos)
     if type(lh) is _Done:
         r = run(rh, deal, pos)
-        return None if r is None else ((lh.value, r[0]), r[1])  # type: ignore[attr-defined]
+        return r if r[0] == "fail" else ("ok", (lh.value, r[1]), r[2])  # type: ignore[attr-defined]
     if type(rh) is _Done:
         r = run(lh, deal, pos)
-        return None if r is None else ((r[0], rh.value), r[1])  # type: ignore[attr-defined]
+        return r if r[0] == "fail" else ("ok", (r[1], rh.value), r[2])  # type: ignore[attr-defined]
     card = deal[pos]
-    first = _interleave(_feed(lh, card), rh, deal, pos + 1)
-    if first is not None:
-        return first
-    return _interleave(lh, _feed(rh, card), deal, pos + 1)
+    return _or_else(
+        _interleave(_feed(lh, card), rh, deal, pos + 1),
+        _interleave(lh, _feed(rh, card), deal, pos + 1),
+    )
 
 
 def orderings(deck: Cards[Any]) -> list[tuple[Any, ...]]:
@@ -91,9 +103,9 @@ def brute_force(spec: Spec[Any], deck: Cards[Any]) -> Distribution[Any]:
     failures = 0
     for deal in deals:
         result = run(spec, deal)
-        if result is None:
+        if result[0] == "fail":
             failures += 1
         else:
-            counts[result[0]] += 1
+            counts[result[1]] += 1
     n = len(deals)
     return Distribution({v: Fraction(c, n) for v, c in counts.items()}, Fraction(failures, n))
