@@ -22,7 +22,7 @@ from drawdsl.combinators import (
     sequence,
 )
 from drawdsl.distribution import Distribution
-from drawdsl.errors import DrawdslError, InvalidArgument, NotASpec, StateLimitExceeded
+from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, NotASpec, StateLimitExceeded
 from drawdsl.exact import chance, chances
 from drawdsl.playing import JOKER, RANKS, SUITS, Card, rank_name, shoe, standard_deck
 from drawdsl.sampling import FAILED, Tally, play, sample, simulate
@@ -82,5 +82,6 @@ __all__ = [
     "InvalidArgument",
     "NotASpec",
     "StateLimitExceeded",
+    "EndlessProcess",
     "__version__",
 ]

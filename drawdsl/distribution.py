@@ -44,9 +44,14 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
     Fraction(1, 3)
     """
 
-    __slots__ = ("_probs", "_failure")
+    __slots__ = ("_probs", "_failure", "_draws")
 
-    def __init__(self, probabilities: Mapping[V, Fraction | int], failure: Fraction | int = 0) -> None:
+    def __init__(
+        self,
+        probabilities: Mapping[V, Fraction | int],
+        failure: Fraction | int = 0,
+        expected_draws: Fraction | int | None = None,
+    ) -> None:
         probs: dict[V, Fraction] = {}
         for outcome, p in probabilities.items():
             if isinstance(p, (float, bool)) or not isinstance(p, (int, Fraction)):
@@ -68,12 +73,16 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
             )
         self._probs = probs
         self._failure = failure
+        self._draws = None if expected_draws is None else Fraction(expected_draws)
 
     @classmethod
-    def _trusted(cls, probs: dict[W, Fraction], failure: Fraction) -> Distribution[W]:
+    def _trusted(
+        cls, probs: dict[W, Fraction], failure: Fraction, expected_draws: Fraction | None = None
+    ) -> Distribution[W]:
         dist: Distribution[W] = object.__new__(cls)  # type: ignore[arg-type, assignment]
         dist._probs = probs
         dist._failure = failure
+        dist._draws = expected_draws
         return dist
 
     # -- mapping
@@ -102,6 +111,17 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
     def failure(self) -> Fraction:
         """The probability that the spec failed."""
         return self._failure
+
+    @property
+    def expected_draws(self) -> Fraction | None:
+        """The exact mean number of cards looked at (``draw_any`` discards not counted)
+        before the spec finished or failed, when it came from :func:`~drawdsl.chances`.
+
+        >>> from drawdsl import Cards, chances, draw_until
+        >>> chances(draw_until(lambda c: c == "A"), Cards("AAxx")).expected_draws
+        Fraction(5, 3)
+        """
+        return self._draws
 
     @property
     def success(self) -> Fraction:
@@ -160,7 +180,7 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
         for v, p in self._probs.items():
             w = f(v)
             probs[w] = probs.get(w, Fraction(0)) + p
-        return Distribution._trusted(probs, self._failure)
+        return Distribution._trusted(probs, self._failure, self._draws)
 
     def most_likely(self, n: int = 1) -> list[tuple[V, Fraction]]:
         """The ``n`` most likely outcomes with their probabilities, most likely first.

@@ -19,6 +19,7 @@ __all__ = [
     "InvalidArgument",
     "NotASpec",
     "StateLimitExceeded",
+    "EndlessProcess",
 ]
 
 
@@ -36,3 +37,7 @@ class NotASpec(DrawdslError, TypeError):
 
 class StateLimitExceeded(DrawdslError, RuntimeError):
     """An evaluation reached more states (or draws) than its configured limit."""
+
+
+class EndlessProcess(DrawdslError, ValueError):
+    """A with-replacement process can draw forever with positive probability."""

@@ -21,13 +21,15 @@ Distribution({0: 188/221, 1: 32/221, 2: 1/221})
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+import sys
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from typing import Any, TypeVar
 
 from drawdsl.cards import Cards
+from drawdsl.cyclic import solve_chain
 from drawdsl.distribution import Distribution
-from drawdsl.errors import InvalidArgument, StateLimitExceeded
+from drawdsl.errors import EndlessProcess, InvalidArgument, StateLimitExceeded
 from drawdsl.sources import Weighted
 from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, whnf
 
@@ -84,8 +86,11 @@ class _Outcomes:
         failed = sum(num * scale[d] for d, num in enumerate(self.fails))
         if sum(totals.values()) + failed != big:  # pragma: no cover - an evaluator bug
             raise AssertionError("internal error: exact probabilities do not sum to 1")
+        draws = sum(
+            d * scale[d] * (sum(end.values()) + self.fails[d]) for d, end in enumerate(self.ends)
+        )
         probs = {v: Fraction(num, big) for v, num in totals.items() if num}
-        return Distribution._trusted(probs, Fraction(failed, big))
+        return Distribution._trusted(probs, Fraction(failed, big), Fraction(draws, big))
 
 
 def _record(value: Any, weight: int, end: dict[Any, int]) -> None:
@@ -107,6 +112,7 @@ def chances(
     symmetric: bool = False,
     max_states: int = DEFAULT_MAX_STATES,
     max_draws: int | None = None,
+    progress: bool | Callable[[int, int], None] = False,
 ) -> Distribution[V]:
     """The exact distribution of the values ``spec`` finishes with when drawing from ``source``.
 
@@ -121,7 +127,15 @@ def chances(
     each other for equality (never with ``<``, never with a named card such as
     ``card == "A"``), does not finish with a card, and remembers cards only in loop
     states (any value in a loop state equal to a card keeps that card apart).  It
-    has no effect on weighted sources.  ``max_states``
+    has no effect on weighted sources.
+
+    A weighted source can make a process cyclic ("flip until HH"): when a state
+    comes back, the finite graph of states is solved exactly as an absorbing Markov
+    chain (see :mod:`drawdsl.cyclic`); ``max_states`` then bounds the graph.
+
+    ``progress=True`` shows a tqdm bar when tqdm is installed (else a line per draw
+    on stderr); a callable gets ``(draws so far, live states)`` after every draw.
+    ``max_states``
     bounds the live states at one depth; ``max_draws`` bounds the depth (default:
     the deck size, or 10,000 draws from a weighted source).
 
@@ -137,12 +151,13 @@ def chances(
             "build one with draw(), loop(), @generate ..."
         )
     max_states = _check_limit("max_states", max_states)
+    report = _reporter(progress)
     if isinstance(source, Cards):
         limit = len(source) if max_draws is None else _check_limit("max_draws", max_draws)
-        return _evaluate(spec, source, None, merge, max_states, limit, symmetric)
+        return _evaluate(spec, source, None, merge, max_states, limit, symmetric, report)
     if isinstance(source, Weighted):
         limit = DEFAULT_MAX_DRAWS if max_draws is None else _check_limit("max_draws", max_draws)
-        return _evaluate(spec, None, source, merge, max_states, limit)
+        return _evaluate(spec, None, source, merge, max_states, limit, False, report)
     raise TypeError(
         f"chances: source must be Cards (without replacement) or Weighted (with "
         f"replacement), got {source!r} ({type(source).__name__}); "
@@ -200,6 +215,31 @@ def _symmetric_moves(counts: tuple[int, ...], pinned: tuple[int, ...]) -> list[t
     return moves
 
 
+def _reporter(progress: bool | Callable[[int, int], None]) -> Callable[[int, int], None] | None:
+    """The progress callback for ``progress=``: None, the user's callable, or a default."""
+    if progress is False or progress is None:
+        return None
+    if callable(progress):
+        return progress
+    if progress is not True:
+        raise TypeError(f"progress must be a bool or a callable (draws, states), got {progress!r}")
+    try:
+        from tqdm import tqdm
+    except ImportError:
+
+        def to_stderr(draws: int, states: int) -> None:
+            print(f"drawdsl: {draws} draws, {states} live states", file=sys.stderr)
+
+        return to_stderr
+    bar = tqdm(unit=" draws", desc="drawdsl")
+
+    def to_bar(draws: int, states: int) -> None:
+        bar.update(draws - bar.n)
+        bar.set_postfix(states=states)
+
+    return to_bar
+
+
 def _evaluate(
     spec: Spec[Any],
     deck: Cards[Any] | None,
@@ -208,6 +248,7 @@ def _evaluate(
     max_states: int,
     max_draws: int,
     symmetric: bool = False,
+    report: Callable[[int, int], None] | None = None,
 ) -> Distribution[Any]:
     if deck is not None:
         cards = deck.distinct()
@@ -222,6 +263,7 @@ def _evaluate(
         n = 0
     finite = deck is not None
     symmetric = symmetric and finite and merge
+    seen: set[Spec[Any]] = set()  # every state so far (weighted sources: to find cycles)
     index = {card: i for i, card in enumerate(cards)}
     # A symmetric entry's key holds a canonical deck; its representative deck and the
     # draws to expand live here.
@@ -299,6 +341,13 @@ def _evaluate(
                         card = cards[i]
                         child = _spec_or_raise(k(card), k, "the continuation")
                         settle(child, counts, _INF, 0, weight * w, new, end, fails, depth)
+            if not finite:
+                if any(key[2] in seen for key in new):
+                    # A state came back: the process is cyclic; solve its chain instead.
+                    return solve_chain(spec, weighted, max_states, report)  # type: ignore[arg-type]
+                seen.update(key[2] for key in new)
+            if report is not None:
+                report(depth, len(new))
             if len(new) > max_states:
                 raise StateLimitExceeded(
                     f"exact evaluation reached {len(new)} live states at draw {depth}, over "
@@ -308,7 +357,7 @@ def _evaluate(
                 )
             frontier = new
             plans = {key: plan for key, plan in plans.items() if key in new} if symmetric else plans
-    except StateLimitExceeded:
+    except (StateLimitExceeded, EndlessProcess):
         raise
     except Exception as err:
         where = f"after draw {depth} (card {card!r})" if depth else "before the first draw"

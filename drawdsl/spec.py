@@ -239,7 +239,11 @@ class _Draw(Spec[V]):
         return self._hash
 
     def __repr__(self) -> str:
-        return "draw()" if self is _DRAW else f"draw_one({_describe(self.k)})"
+        if self is _DRAW:
+            return "draw()"
+        if type(self.key) is tuple and self.key and self.key[0] in ("loop", "cont"):
+            return repr(self.key[1])
+        return f"draw_one({_describe(self.k)})"
 
 
 class _Any(Spec[V]):

@@ -313,9 +313,21 @@ def never_stop(state: int, card: Any) -> int:
     return state
 
 
-def test_endless_weighted_spec_stops_at_max_draws() -> None:
-    with pytest.raises(StateLimitExceeded, match=r"max_draws=50 .*pass a larger max_draws"):
+def test_endless_weighted_loop_is_recognised_as_endless() -> None:
+    from drawdsl import EndlessProcess
+
+    with pytest.raises(EndlessProcess, match=r"can draw forever"):
         chances(loop(0, never_stop), coin(), max_draws=50)
+
+
+def test_endless_unkeyed_weighted_spec_stops_at_max_draws() -> None:
+    """Fresh lambdas never repeat a state, so no cycle is seen: max_draws stops it."""
+
+    def forever() -> Spec[Any]:
+        return draw().bind(lambda side: forever())
+
+    with pytest.raises(StateLimitExceeded, match=r"max_draws=10 .*pass a larger max_draws"):
+        chances(forever(), coin(), max_draws=10)
 
 
 # --------------------------------------------------------------------------- running out of cards
