@@ -29,6 +29,7 @@ from drawdsl.sampling import FAILED, Tally, play, sample, simulate
 from drawdsl.sources import Weighted, coin, die
 from drawdsl.spec import Spec, done, draw, draw_any, draw_one, fail, keyed, loop
 from drawdsl.syntax import generate
+from drawdsl.witness import Witness, witness
 
 __version__ = "0.1.0"
 
@@ -77,6 +78,8 @@ __all__ = [
     "play",
     "Tally",
     "FAILED",
+    "witness",
+    "Witness",
     # errors
     "DrawdslError",
     "InvalidArgument",
