@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from drawdsl.cards import Cards
 from drawdsl.cyclic import solve_chain
 from drawdsl.distribution import Distribution
-from drawdsl.errors import EndlessProcess, InvalidArgument, StateLimitExceeded
+from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, StateLimitExceeded
 from drawdsl.sources import Weighted
 from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, whnf
 
@@ -362,6 +362,12 @@ def _evaluate(
     except Exception as err:
         where = f"after draw {depth} (card {card!r})" if depth else "before the first draw"
         _note(err, f"drawdsl: raised while evaluating the spec {where}")
+        if depth and isinstance(err, (AttributeError, TypeError)) and not isinstance(err, DrawdslError):
+            _note(
+                err,
+                f"drawdsl: the source holds cards like {card!r} ({type(card).__name__}); if the "
+                "spec expects another card type, map the source (deck.map(...)) or fix the spec",
+            )
         raise
     if deck is not None:
         denominators = [math.perm(n, d) for d in range(depth + 1)]

@@ -393,3 +393,30 @@ def test_user_exception_propagates_from_sampling() -> None:
     with pytest.raises(Boom) as info:
         play(draw_where(explode_on_b), "b")
     assert info.value is BOOM
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="exception notes are Python 3.11+")
+def test_wrong_card_type_gets_a_hint() -> None:
+    """A spec written for playing cards, run on a deck of strings: the error says so."""
+    from drawdsl import standard_deck
+
+    spec = draw().map(lambda card: card.rank)
+    assert chances(spec, standard_deck())  # fine on the right deck
+    with pytest.raises(AttributeError) as info:
+        chances(spec, Cards("ab"))
+    notes = " ".join(getattr(info.value, "__notes__", []))
+    assert "holds cards like 'a' (str)" in notes and "another card type" in notes
+
+
+def test_progress_callback_sees_every_draw() -> None:
+    from drawdsl import draw_count
+
+    seen: list[tuple[int, int]] = []
+    chances(draw_count(lambda c: c == "a", 3), Cards("aabbc"), progress=lambda d, s: seen.append((d, s)))
+    assert [d for d, _ in seen] == [1, 2, 3]
+    assert all(s >= 0 for _, s in seen)
+
+
+def test_progress_must_be_bool_or_callable() -> None:
+    with pytest.raises(TypeError, match="progress"):
+        chances(draw(), Cards("ab"), progress="yes")  # type: ignore[arg-type]
