@@ -213,6 +213,24 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
         fail = f", failure={self._failure}" if self._failure else ""
         return f"Distribution({{{body}}}{fail})"
 
+    def _repr_html_(self) -> str:
+        """An HTML table with exact fractions, decimals and bars (for Jupyter)."""
+        rows = []
+        items = _ordered(list(self._probs.items()))
+        if self._failure:
+            items.append(("failure", self._failure))
+        for v, p in items:
+            width = round(200 * float(p))
+            rows.append(
+                f"<tr><td>{_html_escape(v)}</td><td>{p.numerator}/{p.denominator}</td>"
+                f"<td>{float(p):.6g}</td><td><div style='background:#4c78a8;height:0.8em;"
+                f"width:{width}px'></div></td></tr>"
+            )
+        return (
+            "<table><thead><tr><th>outcome</th><th>P</th><th>&asymp;</th><th></th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>"
+        )
+
     def _repr_latex_(self) -> str:
         rows = [
             rf"{_latex_text(v)} & \frac{{{p.numerator}}}{{{p.denominator}}} & {float(p):.6g} \\"
@@ -226,6 +244,12 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
             + " ".join(rows)
             + r"\end{array}$"
         )
+
+
+def _html_escape(value: object) -> str:
+    import html
+
+    return html.escape(str(value))
 
 
 def _latex_text(value: object) -> str:

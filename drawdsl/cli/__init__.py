@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import drawdsl
-from drawdsl.cli import examples_cmd, war_cmd
+from drawdsl.cli import chance_cmd, examples_cmd, penney_cmd, war_cmd
 from drawdsl.cli.common import Parser as _Parser
 
 __all__ = ["main"]
@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"drawdsl {drawdsl.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for group in (examples_cmd, war_cmd):
+    for group in (chance_cmd, examples_cmd, war_cmd, penney_cmd):
         group.add_commands(sub)
     return parser
 
