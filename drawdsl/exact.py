@@ -24,7 +24,7 @@ import math
 import sys
 from collections.abc import Callable, Hashable
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from drawdsl.cards import Cards
 from drawdsl.cyclic import solve_chain
@@ -215,6 +215,15 @@ def _symmetric_moves(counts: tuple[int, ...], pinned: tuple[int, ...]) -> list[t
     return moves
 
 
+def _too_many(states: int, depth: int, max_states: int) -> NoReturn:
+    raise StateLimitExceeded(
+        f"exact evaluation reached {states} live states at draw {depth}, over "
+        f"max_states={max_states}; map the deck to the aspect the spec looks at "
+        "(deck.map(...)), write long processes with loop() so that paths merge, "
+        "or pass a larger max_states"
+    )
+
+
 def _reporter(progress: bool | Callable[[int, int], None]) -> Callable[[int, int], None] | None:
     """The progress callback for ``progress=``: None, the user's callable, or a default."""
     if progress is False or progress is None:
@@ -295,8 +304,16 @@ def _evaluate(
             else:
                 key = (counts, anys if finite else 0, head)
             if merge:
-                into[key] = into.get(key, 0) + weight
+                old = into.get(key)
+                if old is None:
+                    if len(into) >= max_states:
+                        _too_many(len(into) + 1, depth, max_states)
+                    into[key] = weight
+                else:
+                    into[key] = old + weight
             else:
+                if len(into) >= max_states:
+                    _too_many(len(into) + 1, depth, max_states)
                 into.append((key, weight))
         elif t is _Done:
             _record(head.value, weight, end)  # type: ignore[attr-defined]
@@ -348,13 +365,6 @@ def _evaluate(
                 seen.update(key[2] for key in new)
             if report is not None:
                 report(depth, len(new))
-            if len(new) > max_states:
-                raise StateLimitExceeded(
-                    f"exact evaluation reached {len(new)} live states at draw {depth}, over "
-                    f"max_states={max_states}; map the deck to the aspect the spec looks at "
-                    "(deck.map(...)), write long processes with loop() so that paths merge, "
-                    "or pass a larger max_states"
-                )
             frontier = new
             plans = {key: plan for key, plan in plans.items() if key in new} if symmetric else plans
     except (StateLimitExceeded, EndlessProcess):
