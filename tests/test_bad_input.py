@@ -420,3 +420,36 @@ def test_progress_callback_sees_every_draw() -> None:
 def test_progress_must_be_bool_or_callable() -> None:
     with pytest.raises(TypeError, match="progress"):
         chances(draw(), Cards("ab"), progress="yes")  # type: ignore[arg-type]
+
+
+def test_progress_true_uses_tqdm_when_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    from drawdsl import draw_count
+
+    updates: list[int] = []
+
+    class FakeBar:
+        def __init__(self, **kwargs: Any) -> None:
+            self.n = 0
+
+        def update(self, k: int) -> None:
+            self.n += k
+            updates.append(self.n)
+
+        def set_postfix(self, **kwargs: Any) -> None:
+            pass
+
+    monkeypatch.setitem(sys.modules, "tqdm", types.SimpleNamespace(tqdm=FakeBar))
+    chances(draw_count(lambda c: c == "a", 2), Cards("aab"), progress=True)
+    assert updates == [1, 2]
+
+
+def test_progress_true_without_tqdm_prints_to_stderr(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from drawdsl import draw_count
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # makes `import tqdm` fail
+    chances(draw_count(lambda c: c == "a", 2), Cards("aab"), progress=True)
+    assert "2 draws" in capsys.readouterr().err
