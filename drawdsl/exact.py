@@ -283,8 +283,13 @@ def _evaluate(
     frontier: dict[tuple[Any, ...], int] | list[tuple[tuple[Any, ...], int]]
     frontier = {} if merge else []
 
-    def settle(child: Spec[Any], counts: tuple[int, ...], left: float, anys: int, weight: int,
-               into: Any, end: dict[Any, int], fails: list[int], depth: int) -> None:
+    def settle(child: Spec[Any], counts: tuple[int, ...], drawn: int, left: float, anys: int,
+               weight: int, into: Any, end: dict[Any, int], fails: list[int], depth: int) -> None:
+        """Route one child: to the outcomes, the failures, or the next frontier.
+
+        ``counts`` is the parent's deck and ``drawn`` the index of the card just drawn
+        from it (-1: none); the child's deck is only built when it is needed.
+        """
         avail = left - anys
         head = whnf(child, avail)
         while type(head) is _Any:
@@ -293,6 +298,8 @@ def _evaluate(
             head = whnf(head.next, avail)  # type: ignore[attr-defined]
         t = type(head)
         if t is _Draw:
+            if drawn >= 0:
+                counts = counts[:drawn] + (counts[drawn] - 1,) + counts[drawn + 1:]
             if symmetric and type(head.key) is tuple and head.key[0] == "loop":  # type: ignore[attr-defined]
                 state = head.key[1].state  # type: ignore[attr-defined]
                 pinned = pinned_by_state.get(state)
@@ -324,7 +331,7 @@ def _evaluate(
     card: Any = None
     try:
         end, fails = outcomes.at(0)
-        settle(spec, start, n if deck is not None else _INF, 0, 1, frontier, end, fails, 0)
+        settle(spec, start, -1, n if deck is not None else _INF, 0, 1, frontier, end, fails, 0)
         while frontier:
             if depth >= max_draws:
                 raise StateLimitExceeded(
@@ -349,15 +356,14 @@ def _evaluate(
                     for i, multiplier in moves:
                         card = cards[i]
                         child = _spec_or_raise(k(card), k, "the continuation")
-                        settle(child, counts[:i] + (counts[i] - 1,) + counts[i + 1:], left,
-                               anys, weight * multiplier, new, end, fails, depth)
+                        settle(child, counts, i, left, anys, weight * multiplier, new, end, fails, depth)
             else:
                 for (counts, _, head), weight in entries:
                     k = head.k
                     for i, w in enumerate(weights):
                         card = cards[i]
                         child = _spec_or_raise(k(card), k, "the continuation")
-                        settle(child, counts, _INF, 0, weight * w, new, end, fails, depth)
+                        settle(child, counts, -1, _INF, 0, weight * w, new, end, fails, depth)
             if not finite:
                 if any(key[2] in seen for key in new):
                     # A state came back: the process is cyclic; solve its chain instead.
