@@ -238,6 +238,17 @@ def draw_same(n: int) -> Spec[Any]:
     return draw_same_on(_identity, n).map(_first)
 
 
+def _group_key(group: tuple[Any, tuple[Any, ...]]) -> Any:
+    return group[0]
+
+
+def _sorted_if_possible(cards: tuple[Any, ...]) -> tuple[Any, ...]:
+    try:
+        return tuple(sorted(cards))
+    except TypeError:
+        return cards
+
+
 def _groups_step(
     params: tuple[Any, tuple[int, ...], tuple[int, ...]],
     state: tuple[tuple[Any, tuple[Any, ...]], ...],
@@ -248,16 +259,22 @@ def _groups_step(
     groups = list(state)
     for i, (key, cards) in enumerate(groups):
         if key == a:
-            groups[i] = (key, cards + (card,))
+            groups[i] = (key, _sorted_if_possible((*cards, card)))
             break
     else:
         groups.append((a, (card,)))
+    # A canonical state (groups sorted by aspect, cards sorted within a group) lets
+    # paths that drew the same cards in another order merge.
+    try:
+        groups.sort(key=_group_key)
+    except TypeError:
+        pass
     have = sorted((len(cards) for _, cards in groups), reverse=True)
     if len(have) > len(targets) or any(h > t for h, t in zip(have, targets, strict=False)):
         return FAIL
     if have != list(targets):
         return tuple(groups)
-    # Complete: hand each requested size the first group of that size, in draw order.
+    # Complete: hand each requested size the first free group of that size.
     result = []
     free = [cards for _, cards in groups]
     for size in sizes:
@@ -277,7 +294,10 @@ def draw_groups_on(
     Distinct groups have distinct aspects: ``[2, 2]`` is two pairs, never four of a
     kind.  The cards may come in any order; the path fails at the first card that
     cannot fit.  The result lists one tuple per requested size, in the order of
-    ``sizes``; among groups of equal size, the one started first comes first.
+    ``sizes``; among groups of equal size, the one with the smaller aspect comes
+    first, and cards are sorted within a group (when aspects and cards can be
+    ordered; otherwise in the order they were drawn).  Because the order of drawing
+    is forgotten, paths merge and big hands stay fast.
 
     >>> from drawdsl import Cards, chance, standard_deck
     >>> ranks = standard_deck().map(lambda card: card.rank)
