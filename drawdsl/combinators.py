@@ -13,6 +13,7 @@ Fraction(2, 11)
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -265,10 +266,8 @@ def _groups_step(
         groups.append((a, (card,)))
     # A canonical state (groups sorted by aspect, cards sorted within a group) lets
     # paths that drew the same cards in another order merge.
-    try:
+    with contextlib.suppress(TypeError):
         groups.sort(key=_group_key)
-    except TypeError:
-        pass
     have = sorted((len(cards) for _, cards in groups), reverse=True)
     if len(have) > len(targets) or any(h > t for h, t in zip(have, targets, strict=False)):
         return FAIL

@@ -6,7 +6,8 @@ spec heads, compared as the merging keys are) and solves the absorbing Markov ch
 exactly: with ``W`` the total weight of the source and ``w(s, t)`` the weight of the
 symbols leading from state ``s`` to ``t``, the absorption probabilities ``x`` solve
 ``(W I - w) x = r`` over the rationals (sympy's ``DomainMatrix`` over ``QQ``), and
-the expected numbers of draws ``e`` solve ``(W I - w) e = W``.
+the expected numbers of draws ``e`` solve ``(W I - w) e = W``.  Small systems are
+solved by Gauss-Jordan elimination over Fractions, large ones with sympy.
 
 >>> from drawdsl import chances, coin, done, loop
 >>> def until_hh(state, side):
@@ -30,6 +31,11 @@ from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, whnf
 __all__ = ["solve_chain"]
 
 _INF = float("inf")
+
+#: Up to this many states, a plain Gauss-Jordan over Fractions beats setting up sympy
+#: (measured: the 56 length-3 Penney races); above it, sympy's DomainMatrix over QQ.
+SMALL_SYSTEM = 16
+
 # Where a draw leads: a state index, ("done", value), or _FAILED.
 _FAILED = ("fail",)
 
@@ -84,6 +90,7 @@ def solve_chain(
     source: Weighted[Any],
     max_states: int,
     progress: Callable[[int, int], None] | None = None,
+    small: int = SMALL_SYSTEM,
 ) -> Distribution[Any]:
     """The exact distribution of ``spec`` on ``source`` by solving its absorbing chain."""
     graph = _Graph(max_states)
@@ -103,13 +110,47 @@ def solve_chain(
         done_count += 1
         if progress is not None and done_count % 1000 == 0:
             progress(done_count, len(graph.heads))
-    return _absorb(graph, start, source.total)
+    return _absorb(graph, start, source.total, small)
 
 
-def _absorb(graph: _Graph, start: int, total: int) -> Distribution[Any]:
-    from sympy import QQ, ZZ
+def _solve_small(a: list[list[int]], b: list[list[int]], start: int) -> list[Fraction]:
+    """Row ``start`` of ``a^-1 b`` by Gauss-Jordan elimination over Fractions."""
+    n = len(a)
+    rows = [[Fraction(x) for x in a[i]] + [Fraction(x) for x in b[i]] for i in range(n)]
+    for col in range(n):
+        pivot = next(r for r in range(col, n) if rows[r][col])
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        head = rows[col][col]
+        prow = rows[col] = [x / head for x in rows[col]]
+        for r in range(n):
+            factor = rows[r][col]
+            if r != col and factor:
+                rows[r] = [x - factor * y for x, y in zip(rows[r], prow, strict=True)]
+    return rows[start][n:]
+
+
+def _solve_sympy(a: list[list[int]], b: list[list[int]], start: int) -> list[Fraction]:
+    """Row ``start`` of ``a^-1 b`` with sympy's DomainMatrix over QQ (large systems)."""
+    from sympy import QQ
     from sympy.polys.matrices import DomainMatrix
 
+    n, width = len(a), len(b[0])
+    # Sparse storage and rref of [a | b]: chains have a few transitions per state, and
+    # this is orders of magnitude faster than a dense LU solve (measured: 509 states,
+    # 0.03 s against 96 s).
+    augmented = DomainMatrix(
+        {i: {j: QQ(v) for j, v in enumerate(a[i] + b[i]) if v} for i in range(n)}, (n, n + width), QQ
+    )
+    reduced, _ = augmented.rref()
+    row = reduced.to_dok()
+    return [_fraction(row.get((start, n + j), QQ(0))) for j in range(width)]
+
+
+def _fraction(q: Any) -> Fraction:
+    return Fraction(int(q.numerator), int(q.denominator))
+
+
+def _absorb(graph: _Graph, start: int, total: int, small: int = SMALL_SYSTEM) -> Distribution[Any]:
     n = len(graph.heads)
     _check_ends(graph, start)
     outcomes: dict[Any, int] = {}
@@ -118,34 +159,28 @@ def _absorb(graph: _Graph, start: int, total: int) -> Distribution[Any]:
             if not isinstance(to, int) and to not in outcomes:
                 outcomes[to] = len(outcomes)
     m = len(outcomes)
-    a = [[ZZ(0)] * n for _ in range(n)]
-    b = [[ZZ(0)] * (m + 1) for _ in range(n)]
+    a = [[0] * n for _ in range(n)]
+    b = [[0] * (m + 1) for _ in range(n)]
     for i, edges in enumerate(graph.edges):
         a[i][i] += total
-        b[i][m] = ZZ(total)  # right-hand side for the expected number of draws
+        b[i][m] = total  # right-hand side for the expected number of draws
         for to, weight in edges.items():
             if isinstance(to, int):
                 a[i][to] -= weight
             else:
                 b[i][outcomes[to]] += weight
-    matrix = DomainMatrix(a, (n, n), ZZ).convert_to(QQ)
-    rhs = DomainMatrix(b, (n, m + 1), ZZ).convert_to(QQ)
-    row = matrix.lu_solve(rhs).to_list()[start]
-
-    def exact(q: Any) -> Fraction:
-        return Fraction(int(q.numerator), int(q.denominator))
-
+    row = _solve_small(a, b, start) if n <= small else _solve_sympy(a, b, start)
     probs: dict[Any, Fraction] = {}
     failure = Fraction(0)
     for to, j in outcomes.items():
-        p = exact(row[j])
+        p = row[j]
         if to is _FAILED:
             failure += p
         elif p:
             probs[to[1]] = probs.get(to[1], Fraction(0)) + p
     if sum(probs.values(), failure) != 1:  # pragma: no cover - guarded by _check_ends
         raise AssertionError("internal error: absorption probabilities do not sum to 1")
-    return Distribution._trusted(probs, failure, exact(row[m]))
+    return Distribution._trusted(probs, failure, row[m])
 
 
 def _check_ends(graph: _Graph, start: int) -> None:

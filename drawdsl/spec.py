@@ -646,7 +646,7 @@ class _Loop(Spec[Any]):
         return (
             type(other) is _Loop
             and self._hash == other._hash
-            and self.step == other.step
+            and (self.step is other.step or self.step == other.step)
             and self.state == other.state
         )
 

@@ -149,3 +149,22 @@ def test_the_state_limit_applies_to_the_cyclic_graph() -> None:
 
 def test_expected_draws_on_a_finite_deck() -> None:
     assert chances(draw_until(lambda ace: ace), aces_deck()).expected_draws == Fraction(53, 5)
+
+
+@pytest.mark.parametrize(("a", "b"), [("HHT", "THT"), ("HTHT", "THHH"), ("HHTTH", "TTHHT")])
+def test_both_linear_solvers_agree(a: str, b: str) -> None:
+    """Dense Fraction Gauss-Jordan (small graphs) and sympy's sparse rref (large ones)."""
+    from drawdsl.cyclic import solve_chain
+
+    spec = race(a, b)
+    dense = solve_chain(spec, coin(), max_states=10_000, small=10_000)
+    sparse = solve_chain(spec, coin(), max_states=10_000, small=0)
+    assert dense == sparse and dense.expected_draws == sparse.expected_draws
+    assert dense[a] == conway_first_wins(a, b, FAIR)
+
+
+def test_a_large_sparse_chain() -> None:
+    """509 states (the last 8 flips): the sparse solver handles it; Conway agrees."""
+    a, b = "HHTTHHTH", "TTHHTHTT"
+    dist = chances(race(a, b), coin())
+    assert dist[a] == conway_first_wins(a, b, FAIR) == Fraction(131, 228)

@@ -20,7 +20,6 @@ Fraction(1, 15)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -55,12 +54,24 @@ def deck(ranks: int = 13, suits: int = 4) -> Cards[int]:
     return Cards({rank: suits for rank in range(2, ranks + 2)})
 
 
-@dataclass(frozen=True)
 class _Turn:
     """A turn number kept in a box: a bare int in the loop state would look like a rank
-    to the symmetric evaluator, which then keeps that rank apart (slower, still exact)."""
+    to the symmetric evaluator, which then keeps that rank apart (slower, still exact).
+    One box per turn is shared, so comparing states is an identity check."""
 
-    number: int
+    __slots__ = ("number",)
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Turn) and other.number == self.number
+
+    def __hash__(self) -> int:
+        return self.number
+
+    def __repr__(self) -> str:
+        return f"turn {self.number}"
 
 
 class _Turns:
@@ -70,6 +81,7 @@ class _Turns:
     def __init__(self, turns: int, strict_order: bool) -> None:
         self.turns = turns
         self.strict_order = strict_order
+        self.boxes = [_Turn(i) for i in range(turns + 1)]
 
     def __call__(self, state: tuple[_Turn, int | None], card: int) -> Any:
         turn, a_card = state
@@ -77,7 +89,7 @@ class _Turns:
             return (turn, card)
         if card == a_card or (self.strict_order and card > a_card):
             return fail()
-        return done(True) if turn.number + 1 == self.turns else (_Turn(turn.number + 1), None)
+        return done(True) if turn.number + 1 == self.turns else (self.boxes[turn.number + 1], None)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -96,7 +108,8 @@ def sweep_spec(turns: int) -> Spec[bool]:
     >>> chance(sweep_spec(2), deck(2, 2))
     Fraction(1, 6)
     """
-    return loop((_Turn(0), None), _Turns(turns, strict_order=True))
+    step = _Turns(turns, strict_order=True)
+    return loop((step.boxes[0], None), step)
 
 
 def tie_free_spec(turns: int) -> Spec[bool]:
@@ -106,7 +119,8 @@ def tie_free_spec(turns: int) -> Spec[bool]:
     >>> chance(tie_free_spec(2), deck(2, 2))
     Fraction(2, 3)
     """
-    return loop((_Turn(0), None), _Turns(turns, strict_order=False))
+    step = _Turns(turns, strict_order=False)
+    return loop((step.boxes[0], None), step)
 
 
 def no_tie_probability(ranks: int = 13, suits: int = 4) -> Fraction:

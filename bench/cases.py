@@ -1,0 +1,189 @@
+"""The benchmark cases: each question, our formulations, the peers', and the known answer.
+
+A table row pairs one of OUR formulations with one PEER formulation of the same
+question.  Every formulation is named by ``"module:function"`` and run by
+:mod:`bench.worker` in a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+__all__ = ["Answer", "Impl", "Case", "CASES"]
+
+#: A canonical answer: an exact probability, a distribution (``"never"`` for failure), or a float.
+Answer = Fraction | float | dict[str, Fraction]
+
+Kind = Literal["ordered", "unordered", "stateful", "reference", ""]
+
+
+@dataclass(frozen=True)
+class Impl:
+    """One way to answer a case.
+
+    ``kind`` says how a peer asks the question (ordered draws, an unordered deal, a
+    stateful process, or a hand-written reference); the targets use it.
+    ``unavailable`` is the reason a peer cannot ask it (the row then reads "n/a").
+    ``slow`` formulations are skipped by ``--quick``; ``target=False`` keeps an
+    informative formulation out of the targets.  ``warmup`` ("module:function") runs
+    before the clock starts, to pay the library's one-time costs.
+    """
+
+    key: str
+    label: str
+    func: str = ""
+    library: str = "drawdsl"
+    needs: tuple[str, ...] = ()
+    kind: Kind = ""
+    unavailable: str = ""
+    slow: bool = False
+    target: bool = True
+    warmup: str = ""
+
+
+@dataclass(frozen=True)
+class Case:
+    """A question; ``compare`` is "exact" (Fractions must be equal) or "float" (relative 1e-9)."""
+
+    key: str
+    title: str
+    ours: tuple[Impl, ...] = ()
+    peers: tuple[Impl, ...] = ()
+    compare: Literal["exact", "float"] = "exact"
+    known: Answer | None = None
+    pending: str = ""
+    notes: tuple[str, ...] = field(default=())
+
+
+def _ours(key: str, label: str, func: str, *, slow: bool = False, target: bool = True) -> Impl:
+    return Impl(key, label, func, "drawdsl", ("drawdsl", "games.war", "bench.ours"),
+                warmup="bench.warmup:drawdsl_warmup", slow=slow, target=target)
+
+
+def _icepool(key: str, label: str, func: str, kind: Kind) -> Impl:
+    return Impl(key, label, func, "icepool", ("icepool", "bench.peers"), kind,
+                warmup="bench.warmup:icepool_warmup")
+
+
+def _lea(key: str, label: str, func: str, kind: Kind, *, slow: bool = False) -> Impl:
+    return Impl(key, label, func, "lea", ("lea", "bench.peers"), kind,
+                warmup="bench.warmup:lea_warmup", slow=slow)
+
+
+def _reference(key: str, label: str, func: str) -> Impl:
+    return Impl(key, label, func, "reference", ("bench.reference",), "reference")
+
+
+_N = 2_598_960
+POKER_COUNTS = {
+    "royal flush": 4,
+    "straight flush": 36,
+    "four of a kind": 624,
+    "full house": 3744,
+    "flush": 5108,
+    "straight": 10200,
+    "three of a kind": 54912,
+    "two pair": 123552,
+    "one pair": 1098240,
+    "high card": 1302540,
+}
+
+CASES: tuple[Case, ...] = (
+    Case(
+        key="ace",
+        title="An ace within the first 3 cards of 52 (ordered draws)",
+        ours=(
+            _ours("ace.ours", "`draw_until(is_ace, limit=3)` on `deck.map(is_ace)`",
+                  "bench.ours:ace_within_3"),
+        ),
+        peers=(
+            _icepool("ace.icepool.sequence", "icepool `Deck.sequence(3)`",
+                     "bench.peers:icepool_ace_sequence", "ordered"),
+            _icepool("ace.icepool.deal", "icepool `Deck.deal(3).sum() >= 1`",
+                     "bench.peers:icepool_ace_deal", "unordered"),
+            _lea("ace.lea.ordered", "lea `drawing(*cards, n=3)`",
+                 "bench.peers:lea_ace_ordered", "ordered", slow=True),
+            _lea("ace.lea.sorted", "lea `drawing(*cards, n=3, sorted=True)`",
+                 "bench.peers:lea_ace_sorted", "unordered"),
+        ),
+        known=Fraction(1201, 5525),
+    ),
+    Case(
+        key="flush",
+        title="A 5-card flush (straight flushes included)",
+        ours=(
+            _ours("flush.ours.suits", "`examples.flush()` loop on `deck.map(suit)`",
+                  "bench.ours:flush_on_suits"),
+            _ours("flush.ours.cards", "the same loop on the unmapped 52-card deck (informative)",
+                  "bench.ours:flush_on_52_cards", target=False),
+        ),
+        peers=(
+            _icepool("flush.icepool.deal", "icepool `Deck(4 suits x 13).deal(5).largest_count() == 5`",
+                     "bench.peers:icepool_flush_deal", "unordered"),
+            _lea("flush.lea.sorted", "lea `drawing(*suits, n=5, sorted=True)`",
+                 "bench.peers:lea_flush_sorted", "unordered", slow=True),
+        ),
+        known=Fraction(33, 16660),
+    ),
+    Case(
+        key="poker",
+        title="The 10 poker hand categories (counts out of 2,598,960)",
+        ours=(
+            _ours("poker.ours.split", "3 loops (ranks / straight flushes / suits) + set identities",
+                  "bench.ours:poker_categories"),
+            _ours("poker.ours.one", "one loop on the unmapped 52-card deck (informative)",
+                  "bench.ours:poker_categories_one_spec", slow=True, target=False),
+        ),
+        peers=(
+            _icepool("poker.icepool", "icepool `MultisetEvaluator` on `Deck(52 cards).deal(5)`",
+                     "bench.peers:icepool_poker", "unordered"),
+            _reference("poker.brute", "brute force over `itertools.combinations(range(52), 5)`",
+                       "bench.reference:poker_brute_force"),
+        ),
+        known={category: Fraction(count, _N) for category, count in POKER_COUNTS.items()},
+    ),
+    Case(
+        key="rbr",
+        title="Where R B R first completes in a 26 red / 26 black deck (or never)",
+        ours=(
+            _ours("rbr.ours", "`loop((seen, matched), step)` on `deck.map(colour)`",
+                  "bench.ours:rbr_first_position"),
+        ),
+        peers=(
+            _icepool("rbr.icepool", "icepool `map(step, state, repeat=52)`, the state carries the counts",
+                     "bench.peers:icepool_rbr_markov", "stateful"),
+            _reference("rbr.reference", "memoized recursion over (reds, blacks, matched), Fractions",
+                       "bench.reference:rbr_recursion"),
+            Impl("rbr.lea", "lea", library="lea", kind="stateful",
+                 unavailable="lea has no ordered process without replacement short of enumerating "
+                             "`drawing(*colours, n=52)`, i.e. C(52,26) = 4.96e14 colour sequences"),
+        ),
+    ),
+    Case(
+        key="war",
+        title="War: P(A wins all 26 turns) on 52 cards",
+        ours=(
+            _ours("war.ours", "`games.war.sweep_probability()` (exact, symmetric mode)",
+                  "bench.ours:war_sweep"),
+        ),
+        peers=(
+            _reference("war.reference", "abstract deck (sorted per-rank counts), floats, memoized",
+                       "bench.reference:war_sweep_abstract_deck"),
+        ),
+        compare="float",
+    ),
+    Case(
+        key="penney",
+        title="Penney races on a coin (cyclic): P(first wins), all 56 ordered length-3 pairs",
+        ours=(
+            _ours("penney.ours", "`loop` race solved as an absorbing chain (`chances` on `coin()`)",
+                  "bench.ours:penney_all_pairs"),
+        ),
+        peers=(
+            _icepool("penney.icepool", 'icepool `map(step, state, flip, repeat="inf")`',
+                     "bench.peers:icepool_penney_all_pairs", "stateful"),
+        ),
+    ),
+)

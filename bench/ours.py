@@ -1,0 +1,254 @@
+"""OUR side of each benchmark: drawdsl specs, run by the exact evaluator.
+
+Every function builds its deck and spec and evaluates them, so a timing covers the
+whole question.  Answers are returned in the runner's canonical forms: a
+``Fraction``, a ``dict[str, Fraction]`` (a distribution; ``"never"`` is a failed
+path) or, for War, the exact ``Fraction`` (the runner compares it to the float
+reference with a relative tolerance).
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+from drawdsl import Card, chance, chances, coin, done, fail, loop, standard_deck
+from drawdsl.examples import ace_within, aces_deck, flush
+from games.war import sweep_probability
+
+__all__ = [
+    "POKER_TOTAL",
+    "ace_within_3",
+    "flush_on_suits",
+    "flush_on_52_cards",
+    "poker_categories",
+    "poker_categories_one_spec",
+    "rbr_first_position",
+    "war_sweep",
+    "penney_all_pairs",
+]
+
+#: C(52, 5): the number of 5-card hands.
+POKER_TOTAL = 2_598_960
+
+# --------------------------------------------------------------------------- 1. an ace within 3
+
+
+def ace_within_3() -> Fraction:
+    """drawdsl.examples.ace_within(3), i.e. ``chance(draw_until(is_ace, limit=3), deck.map(is_ace))``:
+    ordered draws on a deck of 2 kinds of card (4 aces, 48 others)."""
+    return chance(ace_within(3), aces_deck(standard_deck()))
+
+
+# --------------------------------------------------------------------------- 2. a 5-card flush
+
+
+def _suit(card: Card) -> str:
+    return card.suit
+
+
+def flush_on_suits() -> Fraction:
+    """drawdsl.examples.flush(): a loop over the deck mapped to suits (4 kinds of card)."""
+    return chance(flush(), standard_deck().map(_suit))
+
+
+def _flush_card_step(state: tuple[int, str | None], card: Card) -> object:
+    """examples.flush's step, reading the suit off a real card (the deck is not mapped)."""
+    drawn, first = state
+    if first is not None and card.suit != first:
+        return fail()
+    if drawn + 1 == 5:
+        return done(True)
+    return (drawn + 1, card.suit)
+
+
+def flush_on_52_cards() -> Fraction:
+    """The same loop on the unmapped 52-card deck (52 kinds of card)."""
+    return chance(loop((0, None), _flush_card_step), standard_deck())
+
+
+# --------------------------------------------------------------------------- 3. poker categories
+
+
+def _rank(card: Card) -> int:
+    return card.rank
+
+
+def _rank_shape(ranks: tuple[int, ...]) -> str:
+    """The category of five sorted ranks, ignoring suits (no flushes here)."""
+    counts = sorted((ranks.count(r) for r in set(ranks)), reverse=True)
+    if counts[0] == 4:
+        return "four of a kind"
+    if counts == [3, 2]:
+        return "full house"
+    if counts[0] == 3:
+        return "three of a kind"
+    if counts == [2, 2, 1]:
+        return "two pair"
+    if counts[0] == 2:
+        return "one pair"
+    if ranks[4] - ranks[0] == 4 or ranks == (2, 3, 4, 5, 14):
+        return "straight"
+    return "high card"
+
+
+def _shape_step(state: tuple[int, ...], rank: int) -> object:
+    """Collect the sorted rank multiset; classify it at the fifth card."""
+    ranks = tuple(sorted((*state, rank)))
+    return done(_rank_shape(ranks)) if len(ranks) == 5 else ranks
+
+
+def _can_be_straight(ranks: tuple[int, ...]) -> bool:
+    """Can these sorted ranks still be completed into a 5-card straight (the ace plays low too)?"""
+    if len(set(ranks)) != len(ranks):
+        return False
+    low_ace = sorted(1 if r == 14 else r for r in ranks)
+    return ranks[-1] - ranks[0] <= 4 or low_ace[-1] - low_ace[0] <= 4
+
+
+def _straight_flush_step(state: tuple[tuple[int, ...], str | None], card: Card) -> object:
+    """Fail at the first card that rules out a straight flush; finish with "royal" or not."""
+    ranks, suit = state
+    if suit is not None and card.suit != suit:
+        return fail()
+    ranks = tuple(sorted((*ranks, card.rank)))
+    if not _can_be_straight(ranks):
+        return fail()
+    if len(ranks) == 5:
+        return done("royal flush" if ranks[0] == 10 else "straight flush")
+    return (ranks, card.suit)
+
+
+def poker_categories() -> dict[str, Fraction]:
+    """The 10 categories from three small exact specs and exact set identities.
+
+    * ``shape``: one loop on the deck mapped to ranks (state: sorted rank multiset)
+      gives the rank categories; its "straight" and "high card" still include flushes.
+    * ``sf``: one loop on the 52-card deck that fails as soon as a straight flush is
+      ruled out (so it stays tiny) splits royal / other straight flushes.
+    * ``flush``: drawdsl.examples.flush() on the deck mapped to suits (flushes of all kinds).
+
+    Then flush = flush - SF, straight = straight - SF and high card = high card
+    ranks - (flush - SF), with SF = royal + other straight flushes.
+    """
+    deck = standard_deck()
+    shape = chances(loop((), _shape_step), deck.map(_rank))
+    sf = chances(loop(((), None), _straight_flush_step), deck)
+    any_flush = chance(flush(), deck.map(_suit))
+    straight_flushes = sf.success
+    plain_flush = any_flush - straight_flushes
+    result = {
+        "royal flush": sf["royal flush"],
+        "straight flush": sf["straight flush"],
+        "four of a kind": shape["four of a kind"],
+        "full house": shape["full house"],
+        "flush": plain_flush,
+        "straight": shape["straight"] - straight_flushes,
+        "three of a kind": shape["three of a kind"],
+        "two pair": shape["two pair"],
+        "one pair": shape["one pair"],
+        "high card": shape["high card"] - plain_flush,
+    }
+    return result
+
+
+def _hand_category(ranks: tuple[int, ...], flush_: bool) -> str:
+    shape = _rank_shape(ranks)
+    if not flush_:
+        return shape
+    if shape == "straight":
+        return "royal flush" if ranks[0] == 10 else "straight flush"
+    return "flush"  # five distinct ranks of one suit, not a straight
+
+
+def _one_spec_step(state: tuple[tuple[int, ...], str | None], card: Card) -> object:
+    """State: the sorted ranks so far and the suit all cards share ("" at first, None once mixed)."""
+    ranks, suit = state
+    ranks = tuple(sorted((*ranks, card.rank)))
+    if suit == "":
+        suit = card.suit
+    elif suit != card.suit:
+        suit = None
+    if len(ranks) == 5:
+        return done(_hand_category(ranks, suit is not None))
+    return (ranks, suit)
+
+
+def poker_categories_one_spec() -> dict[str, Fraction]:
+    """One loop over the unmapped 52-card deck (state: sorted ranks + flush suit): the literal spec.
+
+    No card kinds merge on a 52-card deck, so the frontier holds every set of up to 4
+    cards (270,725 at depth 4): correct, and slow.
+    """
+    dist = chances(loop(((), ""), _one_spec_step), standard_deck())
+    return dict(dist.items())
+
+
+# --------------------------------------------------------------------------- 4. first RBR
+
+
+_RBR_NEXT = {  # the KMP automaton for R B R: state = length of the matched prefix
+    (0, "R"): 1, (0, "B"): 0,
+    (1, "R"): 1, (1, "B"): 2,
+    (2, "R"): 3, (2, "B"): 0,
+}
+
+
+def _rbr_step(state: tuple[int, int], colour: str) -> object:
+    """State: (cards seen, matched prefix of RBR); finish with the position of the last R."""
+    seen, matched = state
+    matched = _RBR_NEXT[matched, colour]
+    if matched == 3:
+        return done(seen + 1)
+    return (seen + 1, matched)
+
+
+def _colour(card: Card) -> str:
+    return "R" if card.color == "red" else "B"
+
+
+def rbr_first_position() -> dict[str, Fraction]:
+    """The position at which R B R first completes; running out of cards (a failed path) is "never"."""
+    dist = chances(loop((0, 0), _rbr_step), standard_deck().map(_colour))
+    result: dict[str, Fraction] = {str(position): p for position, p in dist.items()}
+    result["never"] = dist.failure
+    return result
+
+
+# --------------------------------------------------------------------------- 5. War sweep
+
+
+def war_sweep() -> Fraction:
+    """games.war.sweep_probability(): exact, through the evaluator's symmetric mode."""
+    return sweep_probability()
+
+
+
+
+# --------------------------------------------------------------------------- 6. Penney races
+
+
+PENNEY_PATTERNS = tuple("".join(p) for p in itertools.product("HT", repeat=3))
+
+
+class _Race:
+    """Flip until ``a`` or ``b`` (length-3 coin patterns) appears; finish with the winner."""
+
+    def __init__(self, a: str, b: str) -> None:
+        self.a, self.b = a, b
+
+    def __call__(self, state: str, flip: str) -> object:
+        state = (state + flip)[-3:]
+        if state == self.a or state == self.b:
+            return done(state)
+        return state
+
+
+def penney_all_pairs() -> dict[str, Fraction]:
+    """P(first pattern wins) for all 56 ordered pairs of length-3 coin patterns (cyclic, exact)."""
+    result: dict[str, Fraction] = {}
+    for a in PENNEY_PATTERNS:
+        for b in PENNEY_PATTERNS:
+            if a != b:
+                result[f"{a}>{b}"] = chances(loop("", _Race(a, b)), coin())[a]
+    return result

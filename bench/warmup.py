@@ -1,0 +1,45 @@
+"""One tiny, unrelated question per library, asked before the clock starts.
+
+It pays each library's one-time costs (lazy imports, first use of its machinery) so
+that a timing measures the question itself.  Every warm-up uses a different deck
+from the benchmarked ones, so no library can answer a measured question from a
+cache filled here.
+"""
+
+from __future__ import annotations
+
+__all__ = ["drawdsl_warmup", "icepool_warmup", "lea_warmup"]
+
+
+def _step(state: int, card: str) -> object:
+    from drawdsl import done
+
+    return done(state + 1) if card == "a" or state == 1 else state + 1
+
+
+def drawdsl_warmup() -> None:
+    """A loop, a draw_until and a mapped deck on a 5-card deck."""
+    from drawdsl import Cards, chance, chances, draw_until, loop
+
+    deck = Cards({"a": 2, "b": 3})
+    chance(draw_until(lambda card: card == "a", limit=2), deck)
+    chances(loop(0, _step), deck.map(str.upper).map(str.lower))
+
+
+def icepool_warmup() -> None:
+    """A deal, a sequence, an evaluator and a Markov map on a 5-card deck."""
+    import icepool  # type: ignore[import-untyped, import-not-found]
+
+    deck = icepool.Deck({"a": 2, "b": 3})
+    deck.deal(2).largest_count()
+    deck.sequence(2)
+    icepool.map(lambda state: icepool.Die({state + 1: 1, state: 1}), icepool.Die([0]), repeat=2)
+
+
+def lea_warmup() -> None:
+    """An ordered and a sorted drawing from a 5-card deck, with Fraction probabilities."""
+    import lea  # type: ignore[import-untyped, import-not-found]
+
+    lea.set_prob_type("r")
+    lea.drawing(*"aabbb", n=2).map(len).p(2)
+    lea.drawing(*"aabbb", n=2, sorted=True).map(len).p(2)
