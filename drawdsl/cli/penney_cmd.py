@@ -1,11 +1,203 @@
-"""Command group placeholder: filled in by its issue."""
+"""``drawdsl penney ...``: Penney's game with coins, dice and cards (exact odds)."""
 
 from __future__ import annotations
 
+import argparse
+import json
+import sys
+from fractions import Fraction
 from typing import Any
+
+from drawdsl.cli.common import fraction_text, positive_int
 
 __all__ = ["add_commands"]
 
 
+def _weights(text: str | None) -> list[Fraction] | None:
+    """``"1,1"`` or ``"2/3,1/3"`` -> exact weights (None: equally likely)."""
+    if text is None:
+        return None
+    try:
+        return [Fraction(part.strip()) for part in text.split(",")]
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(
+            f"--weights: expected comma-separated integers or fractions such as 1,1 or 2/3,1/3, got {text!r}"
+        ) from None
+
+
+def _cards_count(text: str) -> int:
+    """An argparse type: a number of cards (0 or more)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of cards, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of cards >= 0, got {value}")
+    return value
+
+
+def _odds(args: argparse.Namespace) -> int:
+    from games import penney
+
+    result = penney.odds(*args.patterns, alphabet=args.alphabet, weights=_weights(args.weights))
+    if args.json:
+        data: dict[str, str] = {p: fraction_text(q) for p, q in result.wins.items()}
+        data["expected_length"] = fraction_text(result.expected_length)
+        print(json.dumps(data, indent=2))
+        return 0
+    width = max(len(p) for p in result.wins)
+    for pattern, p in result.wins.items():
+        print(f"{pattern:<{width}}  wins {p!s:>12}  ~ {float(p):.6f}")
+    length = result.expected_length
+    print(f"expected length: {length} flips ~ {float(length):.6f}")
+    return 0
+
+
+def _best(args: argparse.Namespace) -> int:
+    from games import penney
+
+    reply = penney.best_replies(
+        *args.patterns, length=args.length, alphabet=args.alphabet, weights=_weights(args.weights)
+    )
+    if args.json:
+        print(json.dumps({
+            "opponents": list(args.patterns),
+            "best": list(reply.patterns),
+            "probability": fraction_text(reply.probability),
+            "odds": reply.odds,
+        }, indent=2))
+        return 0
+    against = ", ".join(args.patterns)
+    print(f"best reply to {against}: {', '.join(reply.patterns)}")
+    p = reply.probability
+    print(f"  wins {fraction_text(p)} ~ {float(p):.6f}  (odds {reply.odds})")
+    return 0
+
+
+def _table(args: argparse.Namespace) -> int:
+    from games import penney
+
+    rows = penney.pair_table(args.length, alphabet=args.alphabet, weights=_weights(args.weights))
+    if args.csv:
+        penney.write_csv(rows, args.csv)
+    if args.plot:
+        from games.penney.plot import heatmap
+
+        heatmap(rows, args.plot, title=f"Penney's game, length {args.length} over {args.alphabet!r}")
+    graph = penney.best_reply_graph(rows)
+    chance = {(row.first, row.second): row.second_wins for row in rows}
+    width = args.length
+    print(f"best replies, length {args.length} over {args.alphabet!r} ({len(rows)} ordered pairs):")
+    for first, replies in graph.items():
+        p = chance[(first, replies[0])]
+        print(f"  {first:<{width}} -> {', '.join(replies)}  wins {fraction_text(p)} "
+              f"(odds {penney.odds_text(p)})")
+    cycles = penney.best_reply_cycles(graph)
+    for cycle in cycles:
+        print("non-transitive cycle: " + " -> ".join((*cycle, cycle[0])))
+    if args.csv:
+        print(f"wrote {args.csv}")
+    if args.plot:
+        print(f"wrote {args.plot}")
+    return 0
+
+
+def _cards(args: argparse.Namespace) -> int:
+    from games import penney
+
+    result = penney.card_odds(*args.patterns, red=args.red, black=args.black, count=args.count)
+    if args.json:
+        data = {
+            "first": fraction_text(result.first),
+            "second": fraction_text(result.second),
+            "draw": fraction_text(result.draw),
+            "wins": {p: fraction_text(q) for p, q in result.wins.items()},
+            "count": args.count,
+            "red": args.red,
+            "black": args.black,
+        }
+        print(json.dumps(data, indent=2))
+        return 0
+    print(f"{args.red} red + {args.black} black cards, the winner has the most {args.count}"
+          if args.count != "first" else
+          f"{args.red} red + {args.black} black cards, the first trick wins")
+    draw = "no trick" if args.count == "first" else "draw"
+    lines = [(f"{pattern} wins", p) for pattern, p in result.wins.items()] + [(draw, result.draw)]
+    width = max(len(label) for label, _ in lines)
+    for label, p in lines:
+        print(f"  {label:<{width}}  {p!s:>32}  ~ {float(p):.6f}")
+    return 0
+
+
 def add_commands(sub: Any) -> None:
-    """Add this group's commands (none yet)."""
+    """Add the ``penney`` command group."""
+    penney = sub.add_parser(
+        "penney",
+        help="Penney's game: exact odds of pattern races (coins, dice, cards)",
+        description="Exact odds of Penney's game: who sees their pattern first.",
+    )
+    penney_sub = penney.add_subparsers(dest="penney_command", metavar="QUESTION", parser_class=type(penney))
+
+    def penney_help(_: argparse.Namespace) -> int:
+        penney.print_help(sys.stderr)
+        return 2
+
+    penney.set_defaults(run=penney_help)
+
+    def add_source(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--alphabet", default="HT", help="the symbols, one character each (default HT)")
+        parser.add_argument("--weights", help="exact weights in alphabet order, such as 1,1 or 2/3,1/3")
+        parser.add_argument("--json", action="store_true", help="print a JSON object with 'p/q' strings")
+
+    odds = penney_sub.add_parser(
+        "odds",
+        help="the exact chance that each pattern appears first, and the expected length",
+        description="The exact chance that each pattern appears first, and the expected number of flips.",
+        epilog="examples: drawdsl penney odds HHH THH | drawdsl penney odds 11 12 --alphabet 123456 --json",
+    )
+    odds.add_argument("patterns", nargs="+", metavar="PAT", help="the players' patterns (at least two)")
+    add_source(odds)
+    odds.set_defaults(run=_odds)
+
+    best = penney_sub.add_parser(
+        "best",
+        help="the best reply to the given patterns and its chance of winning",
+        description="Every pattern of the given length that gives the best chance against the patterns.",
+        epilog="examples: drawdsl penney best HHH | drawdsl penney best HTH HHT --length 3 --json",
+    )
+    best.add_argument("patterns", nargs="+", metavar="PAT", help="the opponents' patterns")
+    best.add_argument("--length", type=positive_int, help="the reply's length (default: the first pattern's)")
+    add_source(best)
+    best.set_defaults(run=_best)
+
+    table = penney_sub.add_parser(
+        "table",
+        help="all pairwise odds for one length: best replies, cycles, CSV and a heatmap",
+        description="The odds of every ordered pair of patterns of one length.",
+        epilog="examples: drawdsl penney table --length 3 | drawdsl penney table --length 4 --csv t.csv",
+    )
+    table.add_argument("--length", type=positive_int, required=True, help="the patterns' length")
+    table.add_argument("--alphabet", default="HT", help="the symbols, one character each (default HT)")
+    table.add_argument("--weights", help="exact weights in alphabet order, such as 1,1 or 2/3,1/3")
+    table.add_argument("--csv", metavar="FILE", help="write every ordered pair to FILE as CSV")
+    table.add_argument("--plot", metavar="FILE", help="draw a heatmap to FILE (needs matplotlib)")
+    table.set_defaults(run=_table)
+
+    cards = penney_sub.add_parser(
+        "cards",
+        help="the card version (Humble-Nishiyama): exact win/lose/draw chances",
+        description=(
+            "Penney's game with a deck of red and black cards: each time a pattern appears among the "
+            "cards turned since the last trick, its player takes those cards."
+        ),
+        epilog="examples: drawdsl penney cards RRB BRR | drawdsl penney cards BBR RBB --count cards --json",
+    )
+    cards.add_argument("patterns", nargs="+", metavar="PAT", help="colour patterns over R, B (2 or more)")
+    cards.add_argument("--red", type=_cards_count, default=26, help="red cards in the deck (default 26)")
+    cards.add_argument("--black", type=_cards_count, default=26, help="black cards in the deck (default 26)")
+    cards.add_argument(
+        "--count", choices=("tricks", "cards", "first"), default="tricks",
+        help="the winner has the most tricks, the most cards, or the first trick (default tricks)",
+    )
+    cards.add_argument("--json", action="store_true", help="print first/second/draw as 'p/q' strings")
+    cards.set_defaults(run=_cards)

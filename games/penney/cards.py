@@ -1,0 +1,467 @@
+"""Penney's game with a deck of cards (Humble-Nishiyama): exact odds by tricks, cards or first trick.
+
+A deck of ``red`` red and ``black`` black cards is shuffled; each player names a colour
+pattern (``"RRB"``, ``"BRR"``, ...).  Cards are turned one at a time; when a player's
+pattern appears among the cards turned since the last trick, that player takes the
+trick (those cards) and matching starts again.  Cards turned after the last trick
+belong to nobody.  The winner has the most tricks (``count="tricks"``), the most
+cards (``count="cards"``), or takes the first trick (``count="first"``, where a draw
+means that no trick is taken at all); equal top scores are a draw.
+
+The game is one draw program over ``Cards({"R": red, "B": black})``: a loop whose
+state is the number of cards turned, the automaton state of the current trick and
+the score differences (plus the size of the current trick when counting cards).
+The loop stops as soon as the result is settled: when the leader is ahead by more
+than any other player can still gain, or when no pattern fits in the cards left.
+
+>>> card_odds("RRB", "BRR", red=4, black=4)
+CardOdds({'RRB': 6/35, 'BRR': 47/70}, draw=11/70)
+>>> card_odds("RB", "BR", red=2, black=2, count="first")
+CardOdds({'RB': 1/2, 'BR': 1/2}, draw=0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from drawdsl import Cards, InvalidArgument, Spec, Tally, chances, done, simulate
+from games.penney.best import Reply
+from games.penney.memo import memo_loop
+from games.penney.patterns import Automaton, all_patterns, check_patterns
+
+__all__ = [
+    "COLOURS",
+    "COUNTS",
+    "card_deck",
+    "card_step",
+    "card_spec",
+    "CardOdds",
+    "card_odds",
+    "CardMatchup",
+    "card_table",
+    "card_best_replies",
+    "card_best_reply_table",
+    "simulate_cards",
+    "play_cards",
+]
+
+#: The two colours: red and black.
+COLOURS = "RB"
+#: What the winner has most of.
+COUNTS = ("tricks", "cards", "first")
+
+
+def _check_count(count: str) -> str:
+    if count not in COUNTS:
+        raise InvalidArgument(f"count must be one of {', '.join(COUNTS)}; got {count!r}")
+    return count
+
+
+def _check_cards(red: int, black: int) -> tuple[int, int]:
+    for name, value in (("red", red), ("black", black)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name} must be an int, got {value!r}")
+        if value < 0:
+            raise InvalidArgument(f"{name} must be >= 0 cards, got {value}")
+    if red + black == 0:
+        raise InvalidArgument("the deck is empty (red=0, black=0); give it at least one card")
+    return red, black
+
+
+def card_deck(red: int = 26, black: int = 26) -> Cards[str]:
+    """The deck as colours: ``red`` cards ``"R"`` and ``black`` cards ``"B"``.
+
+    >>> card_deck(3, 0)
+    Cards({'R': 3})
+    """
+    red, black = _check_cards(red, black)
+    return Cards({colour: n for colour, n in (("R", red), ("B", black)) if n})
+
+
+class _Deal:
+    """The loop step of the card game; the state is ``(turned, automaton state, scores, size)``.
+
+    ``scores`` are the players' scores minus the lowest one (only differences matter);
+    ``size`` is the number of cards in the current trick, kept only when counting cards.
+    """
+
+    __slots__ = ("_moves", "_lengths", "_shortest", "_total", "_count", "_ends", "_draw")
+
+    def __init__(self, patterns: tuple[str, ...], total: int, count: str) -> None:
+        machine = Automaton(patterns, COLOURS)
+        self._moves = {state: machine.row(state) for state in machine.states}
+        self._lengths = tuple(len(p) for p in patterns)
+        self._shortest = min(self._lengths)
+        self._total = total
+        self._count = count
+        self._ends: tuple[Spec[str | None], ...] = tuple(done(p) for p in patterns)
+        self._draw: Spec[str | None] = done(None)
+
+    def start(self) -> tuple[int, str, tuple[int, ...], int]:
+        scores = () if self._count == "first" else (0,) * len(self._lengths)
+        return (0, "", scores, 0)
+
+    def __call__(self, state: tuple[int, str, tuple[int, ...], int], colour: str) -> Any:
+        turned, where, scores, size = state
+        turned += 1
+        to = self._moves[where][colour]
+        if type(to) is int:
+            if self._count == "first":
+                return self._ends[to]
+            gain = 1 if self._count == "tricks" else size + 1
+            raised = list(scores)
+            raised[to] += gain
+            low = min(raised)
+            scores = tuple(x - low for x in raised)
+            where, size = "", 0
+        else:
+            where = to  # type: ignore[assignment]
+            if self._count == "cards":
+                size += 1
+        left = self._total - turned
+        room = left + len(where)  # the most cards the next trick could still use
+        if left == 0 or room < self._shortest:
+            return self._result(scores)
+        if self._count != "first":
+            settled = self._settled(scores, room, left + size)
+            if settled is not None:
+                return settled
+        return (turned, where, scores, size)
+
+    def _result(self, scores: tuple[int, ...]) -> Spec[str | None]:
+        if not scores:
+            return self._draw
+        top = max(scores)
+        leaders = [i for i, s in enumerate(scores) if s == top]
+        return self._ends[leaders[0]] if len(leaders) == 1 else self._draw
+
+    def _settled(self, scores: tuple[int, ...], room: int, unowned: int) -> Spec[str | None] | None:
+        """The result, if no player can still change it; else None."""
+        if self._count == "tricks":
+            most = [room // n for n in self._lengths]
+        else:
+            most = [unowned if room >= n else 0 for n in self._lengths]
+        if not any(most):
+            return self._result(scores)
+        top = max(scores)
+        leaders = [i for i, s in enumerate(scores) if s == top]
+        if len(leaders) == 1:
+            i = leaders[0]
+            if all(j == i or top > scores[j] + most[j] for j in range(len(scores))):
+                return self._ends[i]
+        return None
+
+
+class _TwoByCards:
+    """The loop step for two players counting cards, with a smaller state.
+
+    With ``d`` the first player's lead in cards and ``s`` the size of the current trick,
+    the future only sees ``u = d + s`` (the lead if the first player takes this trick),
+    ``v = d - s`` (if the second player does) and the sign of ``d`` (if nobody takes
+    another trick).  With ``left`` cards to come and at least ``ja`` of them needed to
+    complete the first pattern, every ``u > left - 2 ja`` means that the first player
+    wins if they take this trick, and every ``u < -left`` that they lose anyway; likewise
+    ``v > left`` and ``v < -left + 2 jb``.  Clamping ``u`` and ``v`` to those bounds (and
+    to None when that player cannot complete this trick at all) merges states with the
+    same future, which more than halves the states of a 52-card deal.  The state is
+    ``(turned, automaton state, u, v, sign of d)``.
+    """
+
+    __slots__ = ("_moves", "_need", "_total", "_ends")
+
+    def __init__(self, patterns: tuple[str, ...], total: int) -> None:
+        machine = Automaton(patterns, COLOURS)
+        self._moves = {state: machine.row(state) for state in machine.states}
+        # the fewest cards that complete each pattern from each automaton state
+        self._need = {
+            state: tuple(len(p) - max(k for k in range(len(p)) if state.endswith(p[:k])) for p in patterns)
+            for state in machine.states
+        }
+        self._total = total
+        # indexed by the sign of the first player's lead: 0 draw, 1 first, -1 second
+        self._ends: tuple[Spec[str | None], ...] = (done(None), done(patterns[0]), done(patterns[1]))
+
+    def start(self) -> tuple[int, str, int | None, int | None, int]:
+        return (0, "", 0, 0, 0)
+
+    def __call__(self, state: tuple[int, str, int | None, int | None, int], colour: str) -> Any:
+        turned, where, u, v, sign = state
+        turned += 1
+        to = self._moves[where][colour]
+        if type(to) is int:
+            lead = u + 1 if to == 0 else v - 1  # type: ignore[operator]  # the trick's s cards and this one
+            u = v = lead
+            sign = (lead > 0) - (lead < 0)
+            where = ""
+        else:
+            where = to  # type: ignore[assignment]
+            u = None if u is None else u + 1
+            v = None if v is None else v - 1
+        left = self._total - turned
+        if left == 0:
+            return self._ends[sign]
+        ja, jb = self._need[where]
+        if ja > left:  # the first pattern cannot complete this trick any more
+            u = None
+        if jb > left:
+            v = None
+        first_wins = (u is None or u > left - 2 * ja) and (v is None or v > left)
+        second_wins = (u is None or u < -left) and (v is None or v < -left + 2 * jb)
+        if first_wins and second_wins:  # nobody takes another trick
+            return self._ends[sign]
+        if first_wins and sign > 0:
+            return self._ends[1]
+        if second_wins and sign < 0:
+            return self._ends[-1]
+        if u is not None:
+            u = min(max(u, -left - 1), left - 2 * ja + 1)
+        if v is not None:
+            v = min(max(v, -left + 2 * jb - 1), left + 1)
+        return (turned, where, u, v, sign)
+
+
+def card_step(
+    patterns: Iterable[str], red: int = 26, black: int = 26, count: str = "tricks"
+) -> tuple[Any, Any]:
+    """The card game's loop: ``(start state, step)``, so that ``loop(start, step)`` is one deal.
+
+    >>> from drawdsl import chances, loop
+    >>> start, step = card_step(["RB", "BB"], red=1, black=2)
+    >>> chances(loop(start, step), card_deck(1, 2))
+    Distribution({'BB': 1/3, 'RB': 2/3})
+    """
+    pats = check_patterns(patterns, COLOURS)
+    red, black = _check_cards(red, black)
+    count = _check_count(count)
+    if count == "cards" and len(pats) == 2:
+        two = _TwoByCards(pats, red + black)
+        return two.start(), two
+    deal = _Deal(pats, red + black, count)
+    return deal.start(), deal
+
+
+def card_spec(
+    patterns: Iterable[str], red: int = 26, black: int = 26, count: str = "tricks"
+) -> Spec[str | None]:
+    """The draw program of one deal: finishes with the winner's pattern, or None for a draw.
+
+    It is :func:`card_step`'s loop written with :func:`~games.penney.memo.memo_loop`.
+
+    >>> from drawdsl import chances
+    >>> chances(card_spec(["RB", "BB"], red=1, black=2), card_deck(1, 2))
+    Distribution({'BB': 1/3, 'RB': 2/3})
+    """
+    return memo_loop(*card_step(patterns, red, black, count))
+
+
+@dataclass(frozen=True)
+class CardOdds:
+    """Each pattern's exact chance of winning a deal, and the chance of a draw.
+
+    >>> result = card_odds("RRR", "BRR", red=3, black=3)
+    >>> result.first, result.second, result.draw
+    (Fraction(1, 20), Fraction(3, 5), Fraction(7, 20))
+    """
+
+    wins: dict[str, Fraction]
+    draw: Fraction
+
+    @property
+    def first(self) -> Fraction:
+        """The chance that the first pattern named wins."""
+        return next(iter(self.wins.values()))
+
+    @property
+    def second(self) -> Fraction:
+        """The chance that the second pattern named wins."""
+        return list(self.wins.values())[1]
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{pattern!r}: {p}" for pattern, p in self.wins.items())
+        return f"CardOdds({{{body}}}, draw={self.draw})"
+
+
+def _swap(pattern: str) -> str:
+    return pattern.translate(_SWAP)
+
+
+_SWAP = str.maketrans("RB", "BR")
+
+
+def _solve(form: tuple[str, ...], red: int, black: int, count: str) -> tuple[tuple[Fraction, ...], Fraction]:
+    """The exact chances of a game given in canonical form (a top-level function, so picklable)."""
+    dist = chances(card_spec(form, red, black, count), card_deck(red, black))
+    if dist.failure:  # pragma: no cover - the loop always finishes before the deck runs out
+        raise AssertionError(f"internal error: the card game {form} ran out of cards")
+    return tuple(dist[p] for p in form), dist[None]
+
+
+class _Book:
+    """Card games solved once up to reordering the players (and swapping colours on an even deck)."""
+
+    def __init__(self, red: int, black: int, count: str) -> None:
+        self.red, self.black = _check_cards(red, black)
+        self.count = _check_count(count)
+        self.memo: dict[tuple[str, ...], tuple[tuple[Fraction, ...], Fraction]] = {}
+
+    def canonical(self, patterns: Sequence[str]) -> tuple[tuple[str, ...], bool]:
+        """The canonical game and whether its colours are swapped from ``patterns``."""
+        form = tuple(sorted(patterns))
+        if self.red == self.black:
+            swapped = tuple(sorted(_swap(p) for p in patterns))
+            if swapped < form:
+                return swapped, True
+        return form, False
+
+    def solve_all(self, games: Iterable[Sequence[str]], executor: Executor | None = None) -> None:
+        """Solve every game not solved yet (through ``executor`` when given)."""
+        todo = sorted({self.canonical(g)[0] for g in games} - set(self.memo))
+        if executor is None:
+            results: Iterable[Any] = (_solve(f, self.red, self.black, self.count) for f in todo)
+        else:
+            n = len(todo)
+            results = executor.map(_solve, todo, [self.red] * n, [self.black] * n, [self.count] * n)
+        for form, result in zip(todo, results, strict=True):
+            self.memo[form] = result
+
+    def odds(self, patterns: tuple[str, ...]) -> CardOdds:
+        form, swapped = self.canonical(patterns)
+        if form not in self.memo:
+            self.solve_all([form])
+        probs, draw = self.memo[form]
+        by_name = dict(zip(form, probs, strict=True))
+        return CardOdds({p: by_name[_swap(p) if swapped else p] for p in patterns}, draw)
+
+
+def card_odds(*patterns: str, red: int = 26, black: int = 26, count: str = "tricks") -> CardOdds:
+    """The exact chance that each pattern wins a deal, and of a draw.
+
+    ``count`` is ``"tricks"`` (most tricks wins), ``"cards"`` (most cards wins; cards
+    turned after the last trick belong to nobody) or ``"first"`` (the first trick
+    wins; a draw means no trick at all).  Any number of players, any pattern lengths.
+
+    >>> card_odds("RRB", "BRR", "RBR", red=3, black=3, count="first")
+    CardOdds({'RRB': 1/5, 'BRR': 9/20, 'RBR': 7/20}, draw=0)
+    """
+    pats = check_patterns(patterns, COLOURS)
+    return _Book(red, black, count).odds(pats)
+
+
+@dataclass(frozen=True)
+class CardMatchup:
+    """One ordered two-player card game: the chances of each side and of a draw."""
+
+    first: str
+    second: str
+    first_wins: Fraction
+    second_wins: Fraction
+    draw: Fraction
+
+    def __repr__(self) -> str:
+        return (
+            f"CardMatchup({self.first!r}, {self.second!r}, "
+            f"{self.first_wins}, {self.second_wins}, draw={self.draw})"
+        )
+
+
+def card_table(
+    length: int = 3,
+    red: int = 26,
+    black: int = 26,
+    count: str = "tricks",
+    executor: Executor | None = None,
+) -> list[CardMatchup]:
+    """Every ordered pair of distinct colour patterns of ``length`` cards, with exact chances.
+
+    Each game is solved once up to the order of the players (and up to swapping the
+    colours when ``red == black``); pass an ``executor`` (such as a
+    ``concurrent.futures.ProcessPoolExecutor``) to solve them in parallel.
+
+    >>> rows = card_table(2, red=3, black=3)
+    >>> len(rows), rows[0]
+    (12, CardMatchup('BB', 'BR', 1/5, 1/5, draw=3/5))
+    """
+    patterns = all_patterns(length, COLOURS)
+    book = _Book(red, black, count)
+    pairs = [(a, b) for a in sorted(patterns) for b in sorted(patterns) if a != b]
+    book.solve_all(pairs, executor)
+    rows = []
+    for a, b in pairs:
+        result = book.odds((a, b))
+        rows.append(CardMatchup(a, b, result.wins[a], result.wins[b], result.draw))
+    return rows
+
+
+def card_best_reply_table(
+    rows: Iterable[CardMatchup] | None = None, *, length: int = 3, red: int = 26, black: int = 26,
+    count: str = "tricks",
+) -> dict[str, Reply]:
+    """For every first choice, the replies with the highest chance of winning (from ``rows``,
+    or from a fresh :func:`card_table`).
+
+    >>> card_best_reply_table(length=2, red=3, black=3)["RR"]
+    Reply(('BR',), 13/20)
+    """
+    if rows is None:
+        rows = card_table(length, red, black, count)
+    best: dict[str, tuple[Fraction, list[str]]] = {}
+    for row in rows:
+        top, replies = best.get(row.first, (Fraction(-1), []))
+        if row.second_wins > top:
+            best[row.first] = (row.second_wins, [row.second])
+        elif row.second_wins == top:
+            replies.append(row.second)
+    return {first: Reply(tuple(replies), top) for first, (top, replies) in sorted(best.items())}
+
+
+def card_best_replies(
+    *opponents: str, length: int | None = None, red: int = 26, black: int = 26, count: str = "tricks"
+) -> Reply:
+    """Every colour pattern of ``length`` cards with the highest chance of beating ``opponents``.
+
+    >>> card_best_replies("RRR", red=4, black=4)
+    Reply(('BRR',), 27/35)
+    """
+    opponents = check_patterns(opponents, COLOURS, players=1)
+    length = len(opponents[0]) if length is None else length
+    book = _Book(red, black, count)
+    candidates = [p for p in all_patterns(length, COLOURS) if p not in opponents]
+    if not candidates:
+        raise InvalidArgument(f"no colour pattern of length {length} is left once {opponents} are taken")
+    book.solve_all([(*opponents, c) for c in candidates])
+    scored = [(book.odds((*opponents, c)).wins[c], c) for c in candidates]
+    top = max(p for p, _ in scored)
+    return Reply(tuple(c for p, c in scored if p == top), top)
+
+
+def play_cards(patterns: Iterable[str], deal: Iterable[str], count: str = "tricks") -> str | None:
+    """The winner of one concrete deal (a string of colours), or None for a draw.
+
+    >>> play_cards(["RRB", "BRR"], "RRBRRBBR"), play_cards(["RRB", "BRR"], "BRRBRRRB", "first")
+    ('RRB', 'BRR')
+    """
+    from drawdsl import FAILED, play
+
+    cards = "".join(deal)
+    red, black = cards.count("R"), cards.count("B")
+    result = play(card_spec(patterns, red, black, count), cards)
+    assert result is not FAILED
+    return result  # type: ignore[return-value]
+
+
+def simulate_cards(
+    *patterns: str, red: int = 26, black: int = 26, count: str = "tricks", n: int = 10_000, seed: int = 0
+) -> Tally[str | None]:
+    """Play ``n`` random deals with a seeded generator: winner pattern (None: draw) -> count.
+
+    >>> tally = simulate_cards("RRB", "BRR", red=4, black=4, n=2000, seed=1)
+    >>> tally.n, sorted(tally, key=str)
+    (2000, ['BRR', None, 'RRB'])
+    """
+    spec = card_spec(patterns, red, black, count)
+    return simulate(spec, card_deck(red, black), n=n, seed=seed)
+

@@ -1,0 +1,258 @@
+"""The card version of Penney's game (Humble-Nishiyama): brute force over every deal of small
+decks, seeded simulation with a 5-sigma bound on the 52-card deck, and the table's structure."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from drawdsl import InvalidArgument, chances, loop
+from games import penney
+from games.penney.cards import _Deal, card_step
+
+# --------------------------------------------------------------------------- the rules, literally
+
+
+def winner_of_deal(patterns: tuple[str, ...], deal: str, count: str) -> str | None:
+    """Score one deal by the rules, independently of the automaton: after each card, look for
+    a pattern at the end of the cards turned since the last trick."""
+    scores = [0] * len(patterns)
+    start = 0
+    for i in range(len(deal)):
+        window = deal[start:i + 1]
+        found = [j for j, p in enumerate(patterns) if window.endswith(p)]
+        if found:
+            j = min(found, key=lambda k: len(patterns[k]))
+            if count == "first":
+                return patterns[j]
+            scores[j] += 1 if count == "tricks" else len(window)
+            start = i + 1
+    if count == "first":
+        return None
+    top = max(scores)
+    leaders = [patterns[j] for j, s in enumerate(scores) if s == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def every_deal(patterns: tuple[str, ...], red: int, black: int, count: str) -> dict[str | None, Fraction]:
+    """The exact odds by scoring every arrangement of the deck (all equally likely)."""
+    n = red + black
+    tally: Counter[str | None] = Counter()
+    for reds in itertools.combinations(range(n), red):
+        deal = ["B"] * n
+        for i in reds:
+            deal[i] = "R"
+        tally[winner_of_deal(patterns, "".join(deal), count)] += 1
+    total = math.comb(n, red)
+    return {k: Fraction(v, total) for k, v in tally.items()}
+
+
+def as_outcomes(result: penney.CardOdds) -> dict[str | None, Fraction]:
+    out: dict[str | None, Fraction] = {p: q for p, q in result.wins.items() if q}
+    if result.draw:
+        out[None] = result.draw
+    return out
+
+
+# --------------------------------------------------------------------------- brute force
+
+
+@pytest.mark.parametrize("count", ["tricks", "cards", "first"])
+def test_whole_length_3_table_on_4_red_4_black_matches_every_deal(count: str) -> None:
+    rows = penney.card_table(3, red=4, black=4, count=count)
+    assert len(rows) == 56
+    for row in rows:
+        expected = every_deal((row.first, row.second), 4, 4, count)
+        assert expected.get(row.first, 0) == row.first_wins, row
+        assert expected.get(row.second, 0) == row.second_wins, row
+        assert expected.get(None, 0) == row.draw, row
+
+
+@pytest.mark.parametrize(
+    ("patterns", "red", "black"),
+    [
+        (("RRB", "BRR"), 5, 3),
+        (("RB", "BBR"), 3, 5),
+        (("RRB", "BRR", "RBR"), 4, 4),
+        (("R", "BRB"), 3, 4),  # BRB contains R: it never takes a trick
+        (("RRRR", "BB"), 6, 3),
+        (("RBRB", "BRR", "BB", "RRR"), 5, 5),
+        (("RR", "BB"), 0, 5),
+        (("RB", "BR"), 7, 1),
+    ],
+)
+@pytest.mark.parametrize("count", ["tricks", "cards", "first"])
+def test_small_decks_match_every_deal(patterns: tuple[str, ...], red: int, black: int, count: str) -> None:
+    result = penney.card_odds(*patterns, red=red, black=black, count=count)
+    assert as_outcomes(result) == every_deal(patterns, red, black, count)
+    assert sum(result.wins.values()) + result.draw == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.text(alphabet="RB", min_size=1, max_size=4), min_size=2, max_size=2, unique=True),
+    st.integers(0, 6),
+    st.integers(0, 6),
+)
+def test_two_players_counting_cards_match_every_deal(patterns: list[str], red: int, black: int) -> None:
+    """The clamped two-player state of the card count, on decks of up to 12 cards."""
+    if red + black == 0:
+        return
+    result = penney.card_odds(*patterns, red=red, black=black, count="cards")
+    assert as_outcomes(result) == every_deal(tuple(patterns), red, black, "cards")
+
+
+def test_a_pattern_containing_another_never_takes_a_trick() -> None:
+    for count in ("tricks", "cards", "first"):
+        assert penney.card_odds("BRB", "R", red=4, black=4, count=count).wins["BRB"] == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.text(alphabet="RB", min_size=1, max_size=4), min_size=2, max_size=3, unique=True),
+    st.integers(0, 5),
+    st.integers(0, 5),
+    st.sampled_from(["tricks", "cards", "first"]),
+)
+def test_random_games_match_every_deal_and_sum_to_one(
+    patterns: list[str], red: int, black: int, count: str
+) -> None:
+    if red + black == 0:
+        return
+    result = penney.card_odds(*patterns, red=red, black=black, count=count)
+    assert sum(result.wins.values()) + result.draw == 1
+    assert as_outcomes(result) == every_deal(tuple(patterns), red, black, count)
+
+
+@pytest.mark.parametrize("patterns", [("RRB", "BRR", "BB"), ("RBR", "BBR")])
+@pytest.mark.parametrize("count", ["tricks", "cards", "first"])
+def test_memo_loop_is_the_same_program_as_loop(patterns: tuple[str, ...], count: str) -> None:
+    """The card game written with drawdsl's plain loop gives the identical distribution."""
+    deck = penney.card_deck(6, 6)
+    plain = chances(loop(*card_step(patterns, 6, 6, count)), deck)
+    assert plain == chances(penney.card_spec(patterns, 6, 6, count), deck)
+
+
+@pytest.mark.parametrize("patterns", [("RRB", "BRR"), ("RBR", "BBR"), ("RB", "BBB"), ("R", "BB")])
+def test_the_clamped_two_player_card_count_agrees_with_the_general_loop(patterns: tuple[str, ...]) -> None:
+    """Two players counting cards use a smaller state; the general m-player step agrees."""
+    deck = penney.card_deck(9, 8)
+    deal = _Deal(patterns, 17, "cards")
+    general = chances(loop(deal.start(), deal), deck)
+    assert general == chances(penney.card_spec(patterns, 9, 8, "cards"), deck)
+
+
+def test_colour_swap_and_player_order_are_symmetries_on_an_even_deck() -> None:
+    deck = penney.card_deck(6, 6)
+    a = chances(penney.card_spec(("RRB", "RBB"), 6, 6, "cards"), deck)
+    swapped = chances(penney.card_spec(("BBR", "BRR"), 6, 6, "cards"), deck)
+    reordered = chances(penney.card_spec(("RBB", "RRB"), 6, 6, "cards"), deck)
+    assert a["RRB"] != a["RBB"]
+    assert (a["RRB"], a["RBB"], a[None]) == (swapped["BBR"], swapped["BRR"], swapped[None])
+    assert a == reordered
+
+
+def test_play_cards_follows_the_rules() -> None:
+    deal = "RRBBRRRBBBRB"
+    for count in ("tricks", "cards", "first"):
+        assert penney.play_cards(["RRB", "BBR"], deal, count) == winner_of_deal(("RRB", "BBR"), deal, count)
+
+
+def test_card_table_through_an_executor_gives_the_same_rows() -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(2) as pool:
+        parallel = penney.card_table(3, red=5, black=5, count="cards", executor=pool)
+    assert parallel == penney.card_table(3, red=5, black=5, count="cards")
+
+
+# --------------------------------------------------------------------------- the 52-card deck
+
+
+def five_sigma(p: Fraction, n: int) -> float:
+    return 5 * math.sqrt(float(p * (1 - p)) / n) + 1e-12
+
+
+@pytest.mark.parametrize(("first", "second"), [("RRB", "BRR"), ("RBR", "RRB")])
+def test_52_cards_by_tricks_agree_with_a_seeded_shuffle(first: str, second: str) -> None:
+    exact = penney.card_odds(first, second)
+    rng = random.Random(2024)
+    deck = list("R" * 26 + "B" * 26)
+    n = 3000
+    tally: Counter[str | None] = Counter()
+    for _ in range(n):
+        rng.shuffle(deck)
+        tally[winner_of_deal((first, second), "".join(deck), "tricks")] += 1
+    for outcome, p in ((first, exact.first), (second, exact.second), (None, exact.draw)):
+        assert abs(tally[outcome] / n - float(p)) < five_sigma(p, n), outcome
+
+
+def test_52_cards_simulation_of_the_draw_program_agrees() -> None:
+    exact = penney.card_odds("BBR", "RBB", count="cards")
+    n = 1500
+    tally = penney.simulate_cards("BBR", "RBB", count="cards", n=n, seed=7)
+    assert tally == penney.simulate_cards("BBR", "RBB", count="cards", n=n, seed=7)
+    for outcome, p in (("BBR", exact.first), ("RBB", exact.second), (None, exact.draw)):
+        assert abs(tally[outcome] / n - float(p)) < five_sigma(p, n), outcome
+
+
+def test_52_cards_first_trick_by_hand() -> None:
+    """RRB against BRR for the first trick, by hand: if the deal starts R R, the first black
+    completes RRB; otherwise the first R R is preceded by a black, which completes BRR.  With
+    no two adjacent reds anywhere (27 of the C(52, 26) deals) nobody takes a trick."""
+    result = penney.card_odds("RRB", "BRR", count="first")
+    no_trick = Fraction(27, math.comb(52, 26))
+    assert result.first == Fraction(26 * 25, 52 * 51)
+    assert result.draw == no_trick
+    assert result.second == 1 - result.first - no_trick
+    assert penney.card_odds("RB", "BR", count="first").wins == {"RB": Fraction(1, 2), "BR": Fraction(1, 2)}
+
+
+def test_best_reply_to_rrr_is_brr_and_to_bbb_is_rbb() -> None:
+    reply = penney.card_best_replies("RRR")
+    assert reply.patterns == ("BRR",)
+    assert reply.probability > Fraction(9, 10)
+    mirrored = penney.card_odds("BBB", "RBB")
+    assert mirrored.second == reply.probability
+
+
+def test_the_52_card_trick_table_structure() -> None:
+    rows = penney.card_table(3)
+    assert len(rows) == 56
+    best = penney.card_best_reply_table(rows)
+    for first, reply in best.items():
+        for r in reply.patterns:
+            assert r[1:] == first[:-1]  # the same shape of reply as with coins
+        assert reply.probability > Fraction(1, 2)
+    by_pair = {(r.first, r.second): r for r in rows}
+    for (a, b), row in by_pair.items():
+        swapped = by_pair[(b, a)]
+        assert (row.first_wins, row.second_wins) == (swapped.second_wins, swapped.first_wins)
+        assert row.draw == swapped.draw
+
+
+# --------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"patterns": ("RRB", "RRB")}, "named twice"),
+        ({"patterns": ("RXB", "RRB")}, "not in the alphabet"),
+        ({"patterns": ("RRB",)}, "at least 2"),
+        ({"patterns": ("RRB", "BRR"), "red": 0, "black": 0}, "empty"),
+        ({"patterns": ("RRB", "BRR"), "red": -1}, ">= 0"),
+        ({"patterns": ("RRB", "BRR"), "count": "points"}, "count must be one of"),
+    ],
+)
+def test_bad_card_games_are_refused(kwargs: dict[str, object], message: str) -> None:
+    patterns = kwargs.pop("patterns")
+    with pytest.raises(InvalidArgument, match=message):
+        penney.card_odds(*patterns, **kwargs)  # type: ignore[arg-type, misc]
