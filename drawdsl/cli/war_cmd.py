@@ -39,7 +39,10 @@ def _sweep(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Any) -> None:
     """Add the ``war`` command group."""
-    war = sub.add_parser("war", help="the card game War", description="Exact questions about War.")
+    war = sub.add_parser(
+        "war", help="the card game War",
+        description="Questions about War: exact answers, simulation, and concrete deals.",
+    )
     war_sub = war.add_subparsers(dest="war_command", metavar="QUESTION", parser_class=type(war))
 
     def war_help(_: argparse.Namespace) -> int:
@@ -57,3 +60,211 @@ def add_commands(sub: Any) -> None:
     sweep.add_argument("--suits", type=positive_int, default=4, help="cards of each rank (default 4)")
     sweep.add_argument("--json", action="store_true", help="print a JSON object")
     sweep.set_defaults(run=_sweep)
+    _add_full_game_commands(war_sub)
+
+
+# --------------------------------------------------------------------------- the full game
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
+    return value
+
+
+def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+    from games.war.rules import DEUCE_RULES, GATHER_ORDERS, PRESETS, SHORT_WAR_RULES
+
+    rules = parser.add_argument_group("rules (a preset, then any changes to it)")
+    rules.add_argument("--preset", choices=sorted(PRESETS), default="standard",
+                       help="a named rule set (default standard)")
+    rules.add_argument("--face-down", type=_non_negative_int, metavar="K",
+                       help="cards laid face down in a war")
+    rules.add_argument("--deuce", choices=DEUCE_RULES, help="when a 2 beats an ace")
+    rules.add_argument("--gather", choices=GATHER_ORDERS, help="order of won cards under the pile")
+    rules.add_argument("--short-war", choices=SHORT_WAR_RULES,
+                       help="when a player cannot complete a war")
+    rules.add_argument("--max-battles", type=positive_int, metavar="N", help="stop a game after N battles")
+    rules.add_argument("--cycles", choices=("detect", "off"), help="detect endless games exactly, or not")
+
+
+def _rules(args: argparse.Namespace) -> Any:
+    from games.war.rules import preset
+
+    changes: dict[str, Any] = {}
+    for option, field in (("face_down", "face_down"), ("deuce", "deuce_beats_ace"), ("gather", "gather"),
+                          ("short_war", "short_war"), ("max_battles", "max_battles")):
+        value = getattr(args, option)
+        if value is not None:
+            changes[field] = value
+    if args.cycles is not None:
+        changes["detect_cycles"] = args.cycles == "detect"
+    elif args.gather == "shuffled":
+        changes["detect_cycles"] = False  # a random game repeats positions without being endless
+    base = preset(args.preset)
+    if changes.get("gather") == "shuffled" and changes.get("max_battles", base.max_battles) is None:
+        raise ValueError("--gather shuffled needs a cap: add --max-battles N (for example 5000)")
+    return base.but(**changes) if changes else base
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    from games.war.simulate import simulate
+
+    rules = _rules(args)
+    start = time.perf_counter()
+    options: dict[str, Any] = dict(ranks=args.ranks, suits=args.suits, trace=args.plot is not None,
+                                   engine=args.engine, progress=args.progress)
+    if args.workers > 1:
+        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+            table = simulate(args.games, rules, args.seed, executor=pool, **options)
+    else:
+        table = simulate(args.games, rules, args.seed, **options)
+    elapsed = time.perf_counter() - start
+    speed = args.games / elapsed if elapsed > 0 else float("inf")
+    if args.csv:
+        table.to_csv(args.csv)
+    if args.plot:
+        from games.war.plot import save_report
+
+        save_report(table, args.plot)
+    summary = table.summary()
+    if args.json:
+        data = summary.as_dict()
+        data.update(
+            games=args.games, seed=args.seed, ranks=args.ranks, suits=args.suits, workers=args.workers,
+            rules=rules.describe(), games_per_second=speed,
+        )
+        print(json.dumps(data, indent=2))
+        return 0
+    print(f"War, {args.games} games, {args.ranks} ranks x {args.suits} suits, seed {args.seed}")
+    print(f"rules: {rules.describe()}")
+    print(summary)
+    print(f"{speed:,.0f} games per second ({args.workers} worker{'s' if args.workers > 1 else ''})")
+    return 0
+
+
+def _exact(args: argparse.Namespace) -> int:
+    from math import factorial
+
+    from games.war.exact_game import exact_game
+
+    rules = _rules(args)
+    deals = factorial(args.ranks * args.suits) // factorial(args.suits) ** args.ranks
+    if deals > 10_000_000:
+        raise ValueError(
+            f"a deck of {args.ranks} x {args.suits} cards has {deals:,} deals; exact full-game results "
+            "are for small decks (for example --ranks 3 --suits 4): use `drawdsl war simulate`"
+        )
+    result = exact_game(args.ranks, args.suits, rules, max_states=args.max_states)
+    mean = result.mean_battles
+    if args.json:
+        print(json.dumps({
+            "ranks": args.ranks,
+            "suits": args.suits,
+            "rules": rules.describe(),
+            "p_first_wins": fraction_text(result.p_first_wins),
+            "p_second_wins": fraction_text(result.p_second_wins),
+            "p_tie": fraction_text(result.p_tie),
+            "p_cycle": fraction_text(result.p_cycle),
+            "p_capped": fraction_text(result.p_capped),
+            "battles": {str(k): fraction_text(p) for k, p in result.battles.items()},
+            "mean_battles": None if mean is None else fraction_text(mean),
+        }, indent=2))
+        return 0
+    print(f"War, every deal of {args.ranks} ranks x {args.suits} suits ({deals:,} deals)")
+    print(f"rules: {rules.describe()}")
+    for name, p in (("P(A wins)", result.p_first_wins), ("P(B wins)", result.p_second_wins),
+                    ("P(tie)", result.p_tie), ("P(endless)", result.p_cycle), ("P(capped)", result.p_capped)):
+        print(f"  {name:<11} = {fraction_text(p):>20}  ~ {float(p):.6f}")
+    if mean is not None:
+        print(f"  mean battles of a game that ends = {fraction_text(mean)} ~ {float(mean):.4f}")
+    print("  battles: " + ", ".join(f"{k}: {fraction_text(p)}" for k, p in result.battles.items()))
+    return 0
+
+
+def _search(args: argparse.Namespace) -> int:
+    from games.war.search import QUESTIONS, search
+
+    rules = _rules(args)
+    found = search(args.question, args.ranks, args.suits, rules, battles=args.battles,
+                   max_states=args.max_states)
+    if args.json:
+        print(json.dumps({
+            "question": args.question,
+            "found": found is not None,
+            "hand_a": list(found.hand_a) if found else None,
+            "hand_b": list(found.hand_b) if found else None,
+            "winner": found.game.winner if found else None,
+            "battles": found.game.battles if found else None,
+            "looked_at": found.looked_at if found else None,
+        }, indent=2))
+        return 0
+    ask = QUESTIONS[args.question].replace("--battles", str(args.battles))
+    print(f"War, {args.ranks} ranks x {args.suits} suits, rules: {rules.describe()}")
+    print(f"a deal where {ask}:")
+    if found is None:
+        print("  none exists (the search covered every deal)")
+        return 0
+    print(f"  A: {' '.join(map(str, found.hand_a))}")
+    print(f"  B: {' '.join(map(str, found.hand_b))}")
+    print(f"  the game: {found.game.winner} after {found.game.battles} battles "
+          f"({found.looked_at} cards looked at by the search; the rest are arbitrary)")
+    return 0
+
+
+def _add_full_game_commands(war_sub: Any) -> None:
+    from games.war.search import QUESTIONS
+
+    sim = war_sub.add_parser(
+        "simulate",
+        help="play many random games: who wins, how long it lasts",
+        description="Monte Carlo of whole games of War (batched with NumPy); same seed, same table.",
+        epilog="example: drawdsl war simulate --games 100000 --seed 1 --preset rblog --json",
+    )
+    sim.add_argument("--games", type=positive_int, default=10_000, help="games to play (default 10000)")
+    sim.add_argument("--seed", type=_non_negative_int, default=0, help="random seed (default 0)")
+    sim.add_argument("--ranks", type=positive_int, default=13, help="number of ranks (default 13)")
+    sim.add_argument("--suits", type=positive_int, default=4, help="cards of each rank (default 4)")
+    sim.add_argument("--workers", type=positive_int, default=1, help="processes (default 1)")
+    sim.add_argument("--csv", metavar="FILE", help="write the per-game table as CSV")
+    sim.add_argument("--plot", metavar="FILE", help="save plots (needs matplotlib)")
+    sim.add_argument("--engine", choices=("fast", "reference"), default="fast", help=argparse.SUPPRESS)
+    sim.add_argument("--progress", action="store_true", help="show a progress bar (tqdm)")
+    sim.add_argument("--json", action="store_true", help="print a JSON object")
+    _add_rule_options(sim)
+    sim.set_defaults(run=_simulate)
+
+    exact = war_sub.add_parser(
+        "exact",
+        help="exact win, tie and endless chances and the length law, for small decks",
+        description="Exact full-game results over every deal of a small deck.",
+        epilog="example: drawdsl war exact --ranks 3 --suits 4 --json",
+    )
+    exact.add_argument("--ranks", type=positive_int, default=3, help="number of ranks (default 3)")
+    exact.add_argument("--suits", type=positive_int, default=4, help="cards of each rank (default 4)")
+    exact.add_argument("--max-states", type=positive_int, default=5_000_000, help=argparse.SUPPRESS)
+    exact.add_argument("--json", action="store_true", help="print a JSON object")
+    _add_rule_options(exact)
+    exact.set_defaults(run=_exact)
+
+    find = war_sub.add_parser(
+        "search",
+        help="find a deal for a question, or prove that none exists",
+        description="Deal search: " + "; ".join(f"{q}: {text}" for q, text in QUESTIONS.items()) + ".",
+        epilog="examples: drawdsl war search war-then-win | drawdsl war search within --battles 3",
+    )
+    find.add_argument("question", choices=list(QUESTIONS), help="the question")
+    find.add_argument("--ranks", type=positive_int, default=13, help="number of ranks (default 13)")
+    find.add_argument("--suits", type=positive_int, default=4, help="cards of each rank (default 4)")
+    find.add_argument("--battles", type=positive_int, help="for 'within': the number of battles")
+    find.add_argument("--max-states", type=positive_int, default=2_000_000, help="search memory bound")
+    find.add_argument("--json", action="store_true", help="print a JSON object")
+    _add_rule_options(find)
+    find.set_defaults(run=_search)
