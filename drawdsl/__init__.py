@@ -22,7 +22,14 @@ from drawdsl.combinators import (
     sequence,
 )
 from drawdsl.distribution import Distribution
-from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, NotASpec, StateLimitExceeded
+from drawdsl.errors import (
+    DrawdslError,
+    EndlessProcess,
+    InvalidArgument,
+    MissingExtra,
+    NotASpec,
+    StateLimitExceeded,
+)
 from drawdsl.exact import chance, chances
 from drawdsl.playing import JOKER, RANKS, SUITS, Card, rank_name, shoe, standard_deck
 from drawdsl.sampling import FAILED, Tally, play, sample, simulate
@@ -86,5 +93,6 @@ __all__ = [
     "NotASpec",
     "StateLimitExceeded",
     "EndlessProcess",
+    "MissingExtra",
     "__version__",
 ]

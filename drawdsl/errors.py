@@ -20,6 +20,7 @@ __all__ = [
     "NotASpec",
     "StateLimitExceeded",
     "EndlessProcess",
+    "MissingExtra",
 ]
 
 
@@ -41,3 +42,7 @@ class StateLimitExceeded(DrawdslError, RuntimeError):
 
 class EndlessProcess(DrawdslError, ValueError):
     """A with-replacement process can draw forever with positive probability."""
+
+
+class MissingExtra(DrawdslError, ImportError):
+    """A feature needs an optional dependency (an extra) that is not installed."""

@@ -11,11 +11,11 @@ the same bars as data, without matplotlib.
 
 from __future__ import annotations
 
-import importlib
 from contextlib import suppress
 from typing import Any
 
 from drawdsl.distribution import Distribution
+from drawdsl.extras import require
 from drawdsl.sampling import Tally
 
 __all__ = ["plot", "bars"]
@@ -57,13 +57,7 @@ def bars(result: Distribution[Any] | Tally[Any], *, failure: bool = True) -> lis
 
 
 def _pyplot() -> Any:
-    try:
-        return importlib.import_module("matplotlib.pyplot")
-    except ImportError:
-        raise ImportError(
-            'drawdsl.plot needs matplotlib; install it with pip install "drawdsl[plot]" '
-            "(or pip install matplotlib)"
-        ) from None
+    return require("matplotlib.pyplot", "plot", "drawdsl.plot")
 
 
 def plot(
