@@ -220,6 +220,9 @@ def _answer_text(case: Case, answer: Answer | None) -> str:
         return f"P(never) = {never} ≈ {float(never):.4g}"
     if case.key == "war" and isinstance(answer, Fraction):
         return f"≈ {float(answer):.10g} = 1 in {1 / float(answer):,.1f} (exact Fraction in --json)"
+    if case.key == "penney" and isinstance(answer, dict):
+        shown = ", ".join(f"{k} {answer[k]}" for k in list(answer)[:3])
+        return f"{len(answer)} exact fractions: {shown}, ... (all in --json)"
     return str(answer)
 
 
