@@ -23,6 +23,7 @@ from typing import Any, Final, Generic, TypeVar
 
 from drawdsl.cards import Cards
 from drawdsl.errors import InvalidArgument
+from drawdsl.html import table
 from drawdsl.sources import Weighted
 from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, whnf
 
@@ -193,6 +194,18 @@ class Tally(Mapping[V, int], Generic[V]):
 
     def __repr__(self) -> str:
         return f"Tally({self._counts!r}, failures={self.failures})"
+
+    def _repr_html_(self) -> str:
+        """Counts and observed frequencies, most frequent first (for Jupyter).
+
+        >>> "<td>a</td><td>3</td><td>0.6</td>" in Tally({"a": 3, "b": 2})._repr_html_()
+        True
+        """
+        items = sorted(self._counts.items(), key=lambda item: -item[1])
+        rows: list[list[object]] = [[v, c, c / self.n] for v, c in items]
+        if self.failures:
+            rows.append(["(fails)", self.failures, self.failures / self.n])
+        return table(["outcome", "runs", "frequency"], rows, caption=f"{self.n} runs")
 
 
 def simulate(spec: Spec[V], source: Cards[Any] | Weighted[Any], n: int, seed: int) -> Tally[V]:
