@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from drawdsl import InvalidArgument, chances, loop
 from games import penney
 from games.penney.cards import _Deal, card_step
+from games.penney.patterns import Automaton
+from games.penney.reach import Reach
 
 # --------------------------------------------------------------------------- the rules, literally
 
@@ -51,6 +53,42 @@ def every_deal(patterns: tuple[str, ...], red: int, black: int, count: str) -> d
             deal[i] = "R"
         tally[winner_of_deal(patterns, "".join(deal), count)] += 1
     total = math.comb(n, red)
+    return {k: Fraction(v, total) for k, v in tally.items()}
+
+
+def count_deals(patterns: tuple[str, ...], red: int, black: int, count: str) -> dict[str | None, Fraction]:
+    """The exact odds by a forward pass over the deal, independent of the automaton: the state
+    is the cards left, the last cards of the current trick (as many as a pattern can use) and
+    the scores, and each state counts the arrangements of the cards turned so far that reach it.
+    No early stop, no clamping: every deal is played to its last card."""
+    keep = max(map(len, patterns)) - 1
+    frontier: Counter[tuple[int, int, str, tuple[int, ...], int]] = Counter(
+        {(red, black, "", (0,) * len(patterns), 0): 1}
+    )
+    for _ in range(red + black):
+        after: Counter[tuple[int, int, str, tuple[int, ...], int]] = Counter()
+        for (r, b, window, scores, size), ways in frontier.items():
+            for colour, left in (("R", r), ("B", b)):
+                if not left:
+                    continue
+                text = window + colour
+                found = [j for j, p in enumerate(patterns) if text.endswith(p)]
+                new_scores, new_size = scores, size + 1
+                if found:
+                    j = min(found, key=lambda k: len(patterns[k]))
+                    raised = list(scores)
+                    raised[j] += 1 if count == "tricks" else size + 1
+                    new_scores, text, new_size = tuple(raised), "", 0
+                last = text[-keep:] if keep else ""
+                after[(r - (colour == "R"), b - (colour == "B"), last, new_scores, new_size)] += ways
+        frontier = after
+    tally: Counter[str | None] = Counter()
+    for (_, _, _, scores, _), ways in frontier.items():
+        top = max(scores)
+        leaders = [patterns[j] for j, s in enumerate(scores) if s == top]
+        tally[leaders[0] if len(leaders) == 1 else None] += ways
+    total = math.comb(red + black, red)
+    assert sum(tally.values()) == total
     return {k: Fraction(v, total) for k, v in tally.items()}
 
 
@@ -144,7 +182,7 @@ def test_memo_loop_is_the_same_program_as_loop(patterns: tuple[str, ...], count:
 def test_the_clamped_two_player_card_count_agrees_with_the_general_loop(patterns: tuple[str, ...]) -> None:
     """Two players counting cards use a smaller state; the general m-player step agrees."""
     deck = penney.card_deck(9, 8)
-    deal = _Deal(patterns, 17, "cards")
+    deal = _Deal(patterns, 9, 8, "cards")
     general = chances(loop(deal.start(), deal), deck)
     assert general == chances(penney.card_spec(patterns, 9, 8, "cards"), deck)
 
@@ -256,3 +294,97 @@ def test_bad_card_games_are_refused(kwargs: dict[str, object], message: str) -> 
     patterns = kwargs.pop("patterns")
     with pytest.raises(InvalidArgument, match=message):
         penney.card_odds(*patterns, **kwargs)  # type: ignore[arg-type, misc]
+
+
+# --------------------------------------------------------------------------- an independent count of deals
+
+
+@pytest.mark.parametrize("count", ["tricks", "cards"])
+def test_whole_length_3_table_on_13_red_13_black_matches_the_deal_count(count: str) -> None:
+    """All 56 ordered pairs on a half deck (10 million deals), against a forward count of deals
+    that plays every deal to the end: the early stops and merged states change nothing."""
+    rows = penney.card_table(3, red=13, black=13, count=count)
+    done: dict[tuple[str, str], dict[str | None, Fraction]] = {}
+    for row in rows:
+        key = (min(row.first, row.second), max(row.first, row.second))
+        if key not in done:
+            done[key] = count_deals(key, 13, 13, count)
+        expected = done[key]
+        assert (row.first_wins, row.second_wins, row.draw) == (
+            expected.get(row.first, 0), expected.get(row.second, 0), expected.get(None, 0)
+        ), row
+
+
+@pytest.mark.parametrize(("patterns", "red", "black"), [(("RB", "BBR", "RRR"), 7, 6), (("RRB", "BR"), 9, 4)])
+@pytest.mark.parametrize("count", ["tricks", "cards"])
+def test_other_games_match_the_deal_count(
+    patterns: tuple[str, ...], red: int, black: int, count: str
+) -> None:
+    assert as_outcomes(penney.card_odds(*patterns, red=red, black=black, count=count)) == {
+        k: v for k, v in count_deals(patterns, red, black, count).items() if v
+    }
+
+
+def every_order(red: int, black: int) -> list[str]:
+    return ["".join("R" if i in reds else "B" for i in range(red + black))
+            for reds in map(set, itertools.combinations(range(red + black), red))]
+
+
+@pytest.mark.parametrize("patterns", [("RRB", "BRR"), ("RBR", "BBR"), ("RRR", "RB", "BBRB"), ("R", "BB")])
+def test_reach_agrees_with_every_order_of_the_cards_left(patterns: tuple[str, ...]) -> None:
+    """can_take and must_end are exact, most_tricks an upper bound, on every order of the cards."""
+    machine = Automaton(patterns, "RB")
+    reach = Reach(machine, red=5, black=5)
+    for where in machine.states:
+        for red in range(6):
+            for black in range(6):
+                takers: set[int | None] = set()
+                most = [0] * len(patterns)
+                for order in every_order(red, black):
+                    state: str | int = where
+                    tricks = [0] * len(patterns)
+                    first: int | None = None
+                    for colour in order:
+                        state = machine.move(state, colour)  # type: ignore[arg-type]
+                        if isinstance(state, int):
+                            first = state if first is None and sum(tricks) == 0 else first
+                            tricks[state] += 1
+                            state = ""
+                    takers.add(first)
+                    most = [max(m, t) for m, t in zip(most, tricks, strict=True)]
+                for j in range(len(patterns)):
+                    assert reach.can_take(j, where, red, black) == (j in takers), (where, red, black, j)
+                    assert reach.most_tricks(j, where, red, black) >= most[j], (where, red, black, j)
+                assert reach.must_end(where, red, black) == (None not in takers), (where, red, black)
+
+
+def test_52_cards_by_tricks_match_the_deal_count() -> None:
+    """The 52-card trick odds of two games, against the independent forward count of deals."""
+    for first, second in (("RRB", "BRR"), ("RBR", "RRB")):
+        exact = penney.card_odds(first, second)
+        assert as_outcomes(exact) == count_deals((first, second), 26, 26, "tricks")
+
+
+# The published table (Wikipedia, "Penney's game", variation with playing cards, after Humble
+# and Nishiyama): for each first choice and its best reply, the chances (in percent) that the
+# first player wins, that the second wins and of a draw, by tricks; and the odds in favour of the
+# second player when the first trick wins.
+PUBLISHED = {
+    ("BBB", "RBB"): ("0.11", "99.49", "0.40", "7.50"),
+    ("BBR", "RBB"): ("2.62", "93.54", "3.84", "3.08"),
+    ("BRB", "BBR"): ("11.61", "80.11", "8.28", "1.99"),
+    ("BRR", "BBR"): ("5.18", "88.29", "6.53", "2.04"),
+    ("RBB", "RRB"): ("5.18", "88.29", "6.53", "2.04"),
+    ("RBR", "RRB"): ("11.61", "80.11", "8.28", "1.99"),
+    ("RRB", "BRR"): ("2.62", "93.54", "3.84", "3.08"),
+    ("RRR", "BRR"): ("0.11", "99.49", "0.40", "7.50"),
+}
+
+
+def test_52_card_odds_match_the_published_table() -> None:
+    tricks = {(row.first, row.second): row for row in penney.card_table(3)}
+    first = {(row.first, row.second): row for row in penney.card_table(3, count="first")}
+    for pair, published in PUBLISHED.items():
+        row, race = tricks[pair], first[pair]
+        computed = tuple(f"{float(p) * 100:.2f}" for p in (row.first_wins, row.second_wins, row.draw))
+        assert (*computed, f"{float(race.second_wins / race.first_wins):.2f}") == published, pair

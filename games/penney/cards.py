@@ -32,6 +32,7 @@ from drawdsl import Cards, InvalidArgument, Spec, Tally, chances, done, simulate
 from games.penney.best import Reply
 from games.penney.memo import memo_loop
 from games.penney.patterns import Automaton, all_patterns, check_patterns
+from games.penney.reach import Reach
 
 __all__ = [
     "COLOURS",
@@ -87,23 +88,42 @@ class _Deal:
 
     ``scores`` are the players' scores minus the lowest one (only differences matter);
     ``size`` is the number of cards in the current trick, kept only when counting cards.
+    The loop stops once the result is settled, judged by what the cards left allow
+    (:class:`Reach`, for every split of them into reds and blacks the deck allows).
     """
 
-    __slots__ = ("_moves", "_lengths", "_shortest", "_total", "_count", "_ends", "_draw")
+    __slots__ = ("_moves", "_reach", "_total", "_count", "_ends", "_draw", "_info")
 
-    def __init__(self, patterns: tuple[str, ...], total: int, count: str) -> None:
+    def __init__(self, patterns: tuple[str, ...], red: int, black: int, count: str) -> None:
         machine = Automaton(patterns, COLOURS)
         self._moves = {state: machine.row(state) for state in machine.states}
-        self._lengths = tuple(len(p) for p in patterns)
-        self._shortest = min(self._lengths)
-        self._total = total
+        self._reach = Reach(machine, red, black)
+        self._total = red + black
         self._count = count
         self._ends: tuple[Spec[str | None], ...] = tuple(done(p) for p in patterns)
         self._draw: Spec[str | None] = done(None)
+        self._info: dict[tuple[str, int], tuple[Any, ...]] = {}
 
     def start(self) -> tuple[int, str, tuple[int, ...], int]:
-        scores = () if self._count == "first" else (0,) * len(self._lengths)
+        scores = () if self._count == "first" else (0,) * len(self._ends)
         return (0, "", scores, 0)
+
+    def _bounds(self, where: str, left: int) -> tuple[Any, ...]:
+        """For ``left`` cards to come from ``where``: the players who can still take this
+        trick, whether it must end, and the most tricks each can still take (tricks) or
+        whether each can still take any trick at all (cards)."""
+        reach = self._reach
+        splits = reach.splits(left)
+        players = range(len(self._ends))
+        takers = tuple(i for i in players if any(reach.can_take(i, where, r, b) for r, b in splits))
+        ends = all(reach.must_end(where, r, b) for r, b in splits)
+        if self._count == "tricks":
+            most = tuple(max(reach.most_tricks(i, where, r, b) for r, b in splits) for i in players)
+        else:
+            most = tuple(
+                int(i in takers or any(reach.can_take(i, "", r, b) for r, b in splits)) for i in players
+            )
+        return takers, ends, most
 
     def __call__(self, state: tuple[int, str, tuple[int, ...], int], colour: str) -> Any:
         turned, where, scores, size = state
@@ -123,11 +143,21 @@ class _Deal:
             if self._count == "cards":
                 size += 1
         left = self._total - turned
-        room = left + len(where)  # the most cards the next trick could still use
-        if left == 0 or room < self._shortest:
+        if left == 0:
             return self._result(scores)
-        if self._count != "first":
-            settled = self._settled(scores, room, left + size)
+        info = self._info.get((where, left))
+        if info is None:
+            info = self._info[(where, left)] = self._bounds(where, left)
+        takers, ends, most = info
+        if not takers:  # this trick never ends, so nobody takes another one
+            return self._result(scores)
+        if self._count == "first":
+            if ends and len(takers) == 1:
+                return self._ends[takers[0]]
+        else:
+            if self._count == "cards":  # at most every card of this trick and the ones to come
+                most = tuple(m * (left + size) for m in most)
+            settled = self._settled(scores, most)
             if settled is not None:
                 return settled
         return (turned, where, scores, size)
@@ -139,12 +169,8 @@ class _Deal:
         leaders = [i for i, s in enumerate(scores) if s == top]
         return self._ends[leaders[0]] if len(leaders) == 1 else self._draw
 
-    def _settled(self, scores: tuple[int, ...], room: int, unowned: int) -> Spec[str | None] | None:
-        """The result, if no player can still change it; else None."""
-        if self._count == "tricks":
-            most = [room // n for n in self._lengths]
-        else:
-            most = [unowned if room >= n else 0 for n in self._lengths]
+    def _settled(self, scores: tuple[int, ...], most: tuple[int, ...]) -> Spec[str | None] | None:
+        """The result, if no player can still change it (``most``: what each can still gain)."""
         if not any(most):
             return self._result(scores)
         top = max(scores)
@@ -156,41 +182,67 @@ class _Deal:
         return None
 
 
+_OVER: tuple[Any, ...] = ("over",)  # no card left
+
+
 class _TwoByCards:
     """The loop step for two players counting cards, with a smaller state.
 
     With ``d`` the first player's lead in cards and ``s`` the size of the current trick,
     the future only sees ``u = d + s`` (the lead if the first player takes this trick),
     ``v = d - s`` (if the second player does) and the sign of ``d`` (if nobody takes
-    another trick).  With ``left`` cards to come and at least ``ja`` of them needed to
-    complete the first pattern, every ``u > left - 2 ja`` means that the first player
-    wins if they take this trick, and every ``u < -left`` that they lose anyway; likewise
-    ``v > left`` and ``v < -left + 2 jb``.  Clamping ``u`` and ``v`` to those bounds (and
-    to None when that player cannot complete this trick at all) merges states with the
-    same future, which more than halves the states of a 52-card deal.  The state is
-    ``(turned, automaton state, u, v, sign of d)``.
+    another trick).  What the cards still to come allow (:class:`Reach`, for every
+    split of the cards left into reds and blacks that the deck allows) bounds what each
+    of these can still change: ``u`` becomes None once the first player cannot take
+    this trick any more, and is clamped where its exact value no longer matters (every
+    larger ``u`` wins for the first player if they take this trick, every smaller one
+    loses); likewise ``v``; the sign is forgotten (0) once the current trick must end.
+    States with the same future then merge, which divides the states of a 52-card
+    deal by up to three.  The state is ``(cards left, automaton state, u, v, sign of d)``;
+    it leaves out how many of the cards left are red, so that the step and the spec of
+    a state serve every deck they meet (the evaluator keeps the decks apart).
     """
 
-    __slots__ = ("_moves", "_need", "_total", "_ends")
+    __slots__ = ("_moves", "_reach", "_ends", "_info", "_total")
 
-    def __init__(self, patterns: tuple[str, ...], total: int) -> None:
+    def __init__(self, patterns: tuple[str, ...], red: int, black: int) -> None:
         machine = Automaton(patterns, COLOURS)
         self._moves = {state: machine.row(state) for state in machine.states}
-        # the fewest cards that complete each pattern from each automaton state
-        self._need = {
-            state: tuple(len(p) - max(k for k in range(len(p)) if state.endswith(p[:k])) for p in patterns)
-            for state in machine.states
-        }
-        self._total = total
+        self._reach = Reach(machine, red, black)
+        self._total = red + black
         # indexed by the sign of the first player's lead: 0 draw, 1 first, -1 second
         self._ends: tuple[Spec[str | None], ...] = (done(None), done(patterns[0]), done(patterns[1]))
+        self._info: dict[tuple[str, int], tuple[Any, ...]] = {}
+
+    def _bounds(self, where: str, left: int) -> tuple[Any, ...]:
+        """What ``left`` cards still to come allow from ``where``: whether each player can
+        still take this trick, whether it must end, and the bounds beyond which ``u`` and
+        ``v`` no longer matter."""
+        if left == 0:
+            return _OVER
+        reach = self._reach
+        splits = reach.splits(left)
+        ja, jb = reach.need(0, where), reach.need(1, where)
+        # What each player can gain after this trick: nothing if their pattern cannot be
+        # completed with the cards left, else at most every card left after it.
+        more_a = left - jb if any(reach.can_take(0, "", r, b) for r, b in splits) else 0
+        more_b = left - ja if any(reach.can_take(1, "", r, b) for r, b in splits) else 0
+        return (
+            any(reach.can_take(0, where, r, b) for r, b in splits),
+            any(reach.can_take(1, where, r, b) for r, b in splits),
+            all(reach.must_end(where, r, b) for r, b in splits),
+            -left,  # below: the first player loses even if they take this trick
+            more_b - ja,  # above: the first player wins if they take this trick
+            jb - more_a,  # below: the first player loses if the second takes this trick
+            left,  # above: the first player wins even if the second takes this trick
+        )
 
     def start(self) -> tuple[int, str, int | None, int | None, int]:
-        return (0, "", 0, 0, 0)
+        return (self._total, "", 0, 0, 0)
 
     def __call__(self, state: tuple[int, str, int | None, int | None, int], colour: str) -> Any:
-        turned, where, u, v, sign = state
-        turned += 1
+        left, where, u, v, sign = state
+        left -= 1
         to = self._moves[where][colour]
         if type(to) is int:
             lead = u + 1 if to == 0 else v - 1  # type: ignore[operator]  # the trick's s cards and this one
@@ -199,29 +251,33 @@ class _TwoByCards:
             where = ""
         else:
             where = to  # type: ignore[assignment]
-            u = None if u is None else u + 1
-            v = None if v is None else v - 1
-        left = self._total - turned
-        if left == 0:
+            if u is not None:
+                u += 1
+            if v is not None:
+                v -= 1
+        info = self._info.get((where, left))
+        if info is None:
+            info = self._info[(where, left)] = self._bounds(where, left)
+        if info is _OVER:
             return self._ends[sign]
-        ja, jb = self._need[where]
-        if ja > left:  # the first pattern cannot complete this trick any more
+        can_a, can_b, ends, u_low, u_high, v_low, v_high = info
+        if not can_a:
             u = None
-        if jb > left:
+        if not can_b:
             v = None
-        first_wins = (u is None or u > left - 2 * ja) and (v is None or v > left)
-        second_wins = (u is None or u < -left) and (v is None or v < -left + 2 * jb)
-        if first_wins and second_wins:  # nobody takes another trick
+        if u is None and v is None:  # this trick never ends, so nobody takes another one
             return self._ends[sign]
-        if first_wins and sign > 0:
+        if (u is None or u > u_high) and (v is None or v > v_high) and (ends or sign > 0):
             return self._ends[1]
-        if second_wins and sign < 0:
+        if (u is None or u < u_low) and (v is None or v < v_low) and (ends or sign < 0):
             return self._ends[-1]
         if u is not None:
-            u = min(max(u, -left - 1), left - 2 * ja + 1)
+            u = min(max(u, u_low - 1), u_high + 1)
         if v is not None:
-            v = min(max(v, -left + 2 * jb - 1), left + 1)
-        return (turned, where, u, v, sign)
+            v = min(max(v, v_low - 1), v_high + 1)
+        if ends:
+            sign = 0
+        return (left, where, u, v, sign)
 
 
 def card_step(
@@ -238,9 +294,9 @@ def card_step(
     red, black = _check_cards(red, black)
     count = _check_count(count)
     if count == "cards" and len(pats) == 2:
-        two = _TwoByCards(pats, red + black)
+        two = _TwoByCards(pats, red, black)
         return two.start(), two
-    deal = _Deal(pats, red + black, count)
+    deal = _Deal(pats, red, black, count)
     return deal.start(), deal
 
 

@@ -57,7 +57,7 @@ class MemoLoop:
                     f"memo_loop: the state {state!r} ({type(state).__name__}) is not hashable; "
                     "use tuples, frozensets or numbers for loop states"
                 ) from None
-            found = draw_one(_Moves(self, state), key=(self, state))
+            found = draw_one(_Moves(self, state).__getitem__, key=(self, state))
             self._specs[state] = found
         return found
 
@@ -66,22 +66,24 @@ class MemoLoop:
         return len(self._specs)
 
 
-class _Moves:
-    """The continuation of one state: ``card -> spec``, each card's move computed once."""
+class _Moves(dict):  # type: ignore[type-arg]
+    """The moves of one state, ``card -> spec``, each computed on first use.
 
-    __slots__ = ("machine", "state", "after")
+    The spec draws through the dict's own ``__getitem__``, so a move already made costs
+    the evaluator one dict lookup in C and no Python call.
+    """
+
+    __slots__ = ("machine", "state")
 
     def __init__(self, machine: MemoLoop, state: Hashable) -> None:
+        super().__init__()
         self.machine = machine
         self.state = state
-        self.after: dict[Any, Spec[Any]] = {}
 
-    def __call__(self, card: Any) -> Spec[Any]:
-        found = self.after.get(card)
-        if found is None:
-            result = self.machine.step(self.state, card)
-            found = result if isinstance(result, Spec) else self.machine.spec(result)
-            self.after[card] = found
+    def __missing__(self, card: Any) -> Spec[Any]:
+        result = self.machine.step(self.state, card)
+        found = result if isinstance(result, Spec) else self.machine.spec(result)
+        self[card] = found
         return found
 
     def __repr__(self) -> str:
