@@ -369,6 +369,17 @@ def test_pair_table_rows_and_cycles() -> None:
         assert chance[(a, b)] > Fraction(1, 2)
 
 
+def test_pair_table_through_an_executor_matches_conway() -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    half = {"H": Fraction(1, 2), "T": Fraction(1, 2)}
+    with ProcessPoolExecutor(2) as pool:
+        rows = penney.pair_table(4, executor=pool)
+    assert len(rows) == 16 * 15
+    for row in rows:
+        assert row.first_wins == conway_two(row.first, row.second, half)[0], row
+
+
 def test_pair_table_on_a_die_alphabet() -> None:
     rows = penney.pair_table(2, alphabet="1234")
     assert len(rows) == 16 * 15

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -186,21 +187,47 @@ class Races:
         assert best is not None
         return best
 
+    def solve_all(self, races: Iterable[Sequence[str]], executor: Executor | None = None) -> None:
+        """Solve every race not solved yet, each shape once (through ``executor`` when given).
+
+        >>> races = Races("HT")
+        >>> races.solve_all([("HH", "HT"), ("TT", "TH"), ("HT", "TH")])
+        >>> races.solved
+        2
+        """
+        forms = {self._canonical(check_patterns(p, self.alphabet))[0] for p in races}
+        todo = sorted(forms - set(self._memo))
+        n = len(todo)
+        results: Iterable[tuple[tuple[Fraction, ...], Fraction]]
+        if executor is None:
+            results = (_solve(form, self.alphabet, self.source) for form in todo)
+        else:
+            results = executor.map(_solve, todo, [self.alphabet] * n, [self.source] * n)
+        for form, found in zip(todo, results, strict=True):
+            self._memo[form] = found
+            self.solved += 1
+
     def odds(self, patterns: Sequence[str]) -> Odds:
         """The exact odds of a race between ``patterns`` (checked; at least two)."""
         pats = check_patterns(patterns, self.alphabet)
         form, order = self._canonical(pats)
         found = self._memo.get(form)
         if found is None:
-            dist = chances(race_spec(form, self.alphabet), self.source)
-            found = (tuple(dist[p] for p in form), dist.expected_draws or Fraction(0))
-            self._memo[form] = found
+            found = self._memo[form] = _solve(form, self.alphabet, self.source)
             self.solved += 1
         probs, length = found
         wins = dict.fromkeys(pats, Fraction(0))
         for position, original in enumerate(order):
             wins[pats[original]] = probs[position]
         return Odds(wins, length)
+
+
+def _solve(
+    form: tuple[str, ...], alphabet: str, source: Weighted[str]
+) -> tuple[tuple[Fraction, ...], Fraction]:
+    """Each pattern's chance and the expected length of one race (top-level, so picklable)."""
+    dist = chances(race_spec(form, alphabet), source)
+    return tuple(dist[p] for p in form), dist.expected_draws or Fraction(0)
 
 
 def odds(*patterns: str, alphabet: str = "HT", weights: Weights = None) -> Odds:

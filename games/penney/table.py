@@ -15,8 +15,10 @@ non-transitive cycles (each pattern beats the one before it).
 from __future__ import annotations
 
 import csv
+import itertools
 import os
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import IO
@@ -50,17 +52,21 @@ class Matchup:
         return f"Matchup({self.first!r}, {self.second!r}, {self.second_wins})"
 
 
-def pair_table(length: int, alphabet: str = "HT", weights: Weights = None) -> list[Matchup]:
+def pair_table(
+    length: int, alphabet: str = "HT", weights: Weights = None, executor: Executor | None = None
+) -> list[Matchup]:
     """Every ordered pair of distinct patterns of ``length`` symbols, with exact odds.
 
     Rows are sorted by first pattern, then second.  Each unordered pair (up to renaming
-    equally likely symbols) is raced once.
+    equally likely symbols) is raced once; pass an ``executor`` (such as a
+    ``concurrent.futures.ProcessPoolExecutor``) to race them in parallel.
 
     >>> [row for row in pair_table(2) if row.first == "HH"]
     [Matchup('HH', 'HT', 1/2), Matchup('HH', 'TH', 3/4), Matchup('HH', 'TT', 1/2)]
     """
     races = Races(alphabet, weights)
     patterns = all_patterns(length, races.alphabet)
+    races.solve_all(itertools.combinations(patterns, 2), executor)
     rows = []
     for first in patterns:
         for second in patterns:
