@@ -261,8 +261,14 @@ def test_best_reply_to_rrr_is_brr_and_to_bbb_is_rbb() -> None:
     assert mirrored.second == reply.probability
 
 
-def test_the_52_card_trick_table_structure() -> None:
-    rows = penney.card_table(3)
+@pytest.fixture(scope="module")
+def trick_table() -> list[penney.CardMatchup]:
+    """The 52-card table by tricks, computed once for the tests that read it."""
+    return penney.card_table(3)
+
+
+def test_the_52_card_trick_table_structure(trick_table: list[penney.CardMatchup]) -> None:
+    rows = trick_table
     assert len(rows) == 56
     best = penney.card_best_reply_table(rows)
     for first, reply in best.items():
@@ -381,10 +387,29 @@ PUBLISHED = {
 }
 
 
-def test_52_card_odds_match_the_published_table() -> None:
-    tricks = {(row.first, row.second): row for row in penney.card_table(3)}
+def test_52_card_odds_match_the_published_table(trick_table: list[penney.CardMatchup]) -> None:
+    tricks = {(row.first, row.second): row for row in trick_table}
     first = {(row.first, row.second): row for row in penney.card_table(3, count="first")}
     for pair, published in PUBLISHED.items():
         row, race = tricks[pair], first[pair]
         computed = tuple(f"{float(p) * 100:.2f}" for p in (row.first_wins, row.second_wins, row.draw))
         assert (*computed, f"{float(race.second_wins / race.first_wins):.2f}") == published, pair
+
+
+def test_the_trick_columns_of_the_table_in_the_docs(trick_table: list[penney.CardMatchup]) -> None:
+    """docs/penney.md prints the 52-card table; its trick columns are checked here (the card
+    columns, which take longer to compute, by ``python -m bench.penney``)."""
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parent.parent / "docs" / "penney.md"
+    rows = {(row.first, row.second): row for row in trick_table}
+    checked = 0
+    for line in docs.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and all(c in "RB" for c in cells[0] + cells[1]) and len(cells[0]) == 3:
+            row = rows[(cells[0], cells[1])]
+            assert Fraction(cells[2]) == row.second_wins, cells
+            split = " / ".join(f"{float(p):.4f}" for p in (row.second_wins, row.draw, row.first_wins))
+            assert cells[4] == split, cells
+            checked += 1
+    assert checked == 10
