@@ -1,16 +1,20 @@
-"""Penney's game speed, side by side in one run: ``python -m bench.penney [--full]``.
+"""Penney's game speed, side by side in one run: ``python -m bench.penney [--sample N] [--floor]``.
 
 Row 1, the 52-card table (Humble-Nishiyama): all 56 ordered pairs of length-3
 colour patterns, counted by tricks and by cards, exactly.  drawdsl evaluates the
 draw program (:func:`games.penney.card_table`); the reference is icepool's ``map``
 over a state die for 52 steps, on the *same* state design (the same step function,
-with the remaining reds added to the state, and the same early stop once the
-result is settled), so the ratio compares the engines, not the modelling.  Both
-solve each game once up to the order of the players and a colour swap: 16 games
-per count.  icepool needs about a minute per game when counting cards, so by
-default it runs on a sample of the 16 games and its total is extrapolated from the
-mean per game (said so in the output); ``--full`` runs it on all of them.  The
-exact tables are also compared with the one printed in docs/penney.md.
+with the cards left of each colour added to the state, and the same early stops and
+merges), so the ratio compares the engines, not the modelling.  Both solve each
+game once up to the order of the players and a colour swap: 16 games per count.
+icepool runs every game by default; ``--sample N`` runs N games per count and
+extrapolates its total from the mean per game (said so in the output).  The exact
+tables are compared with each other and with the one printed in docs/penney.md.
+
+``--floor`` also counts the states drawdsl's evaluator visits and the fewest that any
+exact card-by-card evaluation must keep apart: the distinct (cards left of each
+colour, distribution of the final result) pairs over the deals not yet decided, from
+a backward count of deals.
 
 Row 2, every pair of coin patterns of length 6 (4032 ordered pairs): drawdsl's
 exact table (:func:`games.penney.pair_table`, each race solved once up to H<->T)
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import re
 import sys
 import time
@@ -33,7 +38,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from drawdsl import Spec, play
+from drawdsl import Spec, chances, play
 from games import penney
 from games.penney.cards import card_step  # the same loop step, to give icepool the same states
 from games.penney.patterns import Automaton
@@ -41,10 +46,12 @@ from games.penney.patterns import Automaton
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "penney.md"
 
 
-def timed(f: Callable[[], Any]) -> tuple[Any, float]:
-    start = time.perf_counter()
+def timed(f: Callable[[], Any]) -> tuple[Any, float, float]:
+    """``f()``, its wall-clock time and this process's CPU time (less disturbed by other jobs
+    sharing the machine; not meaningful when the work runs in other processes)."""
+    start, cpu = time.perf_counter(), time.process_time()
     result = f()
-    return result, time.perf_counter() - start
+    return result, time.perf_counter() - start, time.process_time() - cpu
 
 
 # --------------------------------------------------------------------------- row 1: cards
@@ -70,51 +77,105 @@ def icepool_game(patterns: tuple[str, ...], red: int, black: int, count: str) ->
     start, deal = card_step(patterns, red, black, count)
     total = red + black
 
-    def step(state: tuple[int, Any]) -> Any:
-        reds_left, inner = state
-        if reds_left < 0:  # settled: (-1, (winner or "",))
+    def step(state: tuple[int, int, Any]) -> Any:
+        reds_left, blacks_left, inner = state
+        if reds_left < 0:  # settled: (-1, -1, (winner or "",))
             return state
-        blacks_left = total - inner[0] - reds_left
         weights: dict[Any, int] = {}
         for colour, n in (("R", reds_left), ("B", blacks_left)):
             if n:
                 after = deal(inner, colour)
                 if isinstance(after, Spec):
-                    key: Any = (-1, (play(after, []) or "",))
+                    key: Any = (-1, -1, (play(after, []) or "",))
                 else:
-                    key = (reds_left - (colour == "R"), after)
+                    key = (reds_left - (colour == "R"), blacks_left - (colour == "B"), after)
                 weights[key] = weights.get(key, 0) + n
         return icepool.Die(weights)
 
-    final = icepool.map(step, icepool.Die([(red, start)]), repeat=total)
+    final = icepool.map(step, icepool.Die([(red, black, start)]), repeat=total)
     return {
-        outcome[1][0] or None: p
+        outcome[2][0] or None: p
         for outcome, p in zip(final.outcomes(), final.probabilities(), strict=True)
     }
 
 
-def docs_table() -> dict[tuple[str, str], tuple[Fraction, Fraction]]:
-    """The 52-card table printed in docs/penney.md: (first, reply) -> (P tricks, P cards)."""
+def docs_table() -> dict[tuple[str, str], tuple[str, ...]]:
+    """The 52-card table printed in docs/penney.md: (first, reply) -> its other six columns."""
     found = {}
-    pattern = re.compile(r"^\|\s*([RB]{3})\s*\|\s*([RB]{3})\s*\|\s*(\d+/\d+)\s*\|\s*(\d+/\d+)\s*\|")
+    pattern = re.compile(r"^\|\s*([RB]{3})\s*\|\s*([RB]{3})\s*\|(.*)\|\s*$")
     if DOCS.exists():
         for line in DOCS.read_text(encoding="utf-8").splitlines():
             m = pattern.match(line)
             if m:
-                found[(m[1], m[2])] = (Fraction(m[3]), Fraction(m[4]))
+                found[(m[1], m[2])] = tuple(cell.strip() for cell in m[3].split("|"))
     return found
 
 
-def card_row(full: bool, sample: int, workers: int) -> None:
+def docs_row(tricks: Any, cards: Any) -> tuple[str, ...]:
+    """One row of the docs table: P(reply wins) by tricks and cards, then win / draw / lose."""
+
+    def split(row: Any) -> str:
+        return " / ".join(f"{float(p):.4f}" for p in (row.second_wins, row.draw, row.first_wins))
+
+    return (str(tricks.second_wins), str(cards.second_wins), split(tricks), split(cards))
+
+
+def states_floor(patterns: tuple[str, ...], red: int, black: int, count: str) -> tuple[int, int]:
+    """The states drawdsl visits, and the fewest any exact card-by-card evaluation must keep
+    apart: the distinct (cards left of each colour, distribution of the result) over the
+    reachable states whose result is not yet certain, found by counting the deals below each
+    state (integers, backward)."""
+    sizes: list[int] = []
+    chances(penney.card_spec(patterns, red, black, count), penney.card_deck(red, black),
+            progress=lambda _, live: sizes.append(live))
+    start, deal = card_step(patterns, red, black, count)
+    below: dict[tuple[Any, int, int], tuple[int, ...]] = {}
+    names: dict[Any, int] = {}
+    sys.setrecursionlimit(max(10_000, sys.getrecursionlimit()))
+
+    def count_below(state: Any, r: int, b: int) -> tuple[int, ...]:
+        """Deals of the r + b cards left, by result (indexed as in ``names``)."""
+        key = (state, r, b)
+        found = below.get(key)
+        if found is not None:
+            return found
+        tally: dict[int, int] = {}
+        for colour, n, r2, b2 in (("R", r, r - 1, b), ("B", b, r, b - 1)):
+            if not n:
+                continue
+            after = deal(state, colour)
+            if isinstance(after, Spec):
+                winner = names.setdefault(play(after, []), len(names))
+                ways = math.comb(r2 + b2, r2)
+                tally[winner] = tally.get(winner, 0) + ways
+            else:
+                for winner, ways in enumerate(count_below(after, r2, b2)):
+                    tally[winner] = tally.get(winner, 0) + ways
+        result = tuple(tally.get(i, 0) for i in range(len(patterns) + 1))
+        below[key] = result
+        return result
+
+    names.update({None: 0})
+    count_below(start, red, black)
+    # States whose result is not yet certain: a correct evaluation can only merge those
+    # with the same cards left and the same distribution of the result.
+    distinct = {(r, b, ways) for (_, r, b), ways in below.items() if sum(map(bool, ways)) > 1}
+    return sum(sizes), len(distinct)
+
+
+def card_row(sample: int | None, workers: int, floor: bool) -> None:
     print("Row 1: the 52-card table, length 3, 56 ordered pairs, by tricks and by cards (exact)")
     tables = {}
-    total = 0.0
+    ours: dict[str, float] = {}
+    ours_cpu: dict[str, float] = {}
     for count in ("tricks", "cards"):
-        rows, seconds = timed(lambda c=count: penney.card_table(3, count=c))  # type: ignore[misc]
+        rows, seconds, cpu = timed(lambda c=count: penney.card_table(3, count=c))  # type: ignore[misc]
         tables[count] = {(r.first, r.second): r for r in rows}
-        total += seconds
-        print(f"  drawdsl  {count:<6}  {seconds:8.2f} s  (16 distinct games, {seconds / 16:.3f} s per game)")
-    print(f"  drawdsl  both    {total:8.2f} s")
+        ours[count], ours_cpu[count] = seconds, cpu
+        print(f"  drawdsl  {count:<6}  {seconds:8.2f} s  (cpu {cpu:.2f} s; 16 distinct games, "
+              f"{seconds / 16:.3f} s per game)")
+    total, total_cpu = sum(ours.values()), sum(ours_cpu.values())
+    print(f"  drawdsl  both    {total:8.2f} s  (cpu {total_cpu:.2f} s)")
     if workers > 1:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -123,40 +184,60 @@ def card_row(full: bool, sample: int, workers: int) -> None:
                 for count in ("tricks", "cards"):
                     penney.card_table(3, count=count, executor=pool)
 
-        _, parallel = timed(both_in_parallel)
+        _, parallel, _ = timed(both_in_parallel)
         print(f"  drawdsl  both    {parallel:8.2f} s  with {workers} worker processes")
     documented = docs_table()
     if documented:
-        same = all(
-            (tables["tricks"][key].second_wins, tables["cards"][key].second_wins) == value
-            for key, value in documented.items()
-        )
+        fresh = {key: docs_row(tables["tricks"][key], tables["cards"][key]) for key in documented}
+        same = all(fresh[key] == value for key, value in documented.items())
         print(f"  docs/penney.md table ({len(documented)} rows): {'matches' if same else 'DIFFERS'}")
+        if not same:
+            for key, cells in fresh.items():
+                print("    | " + " | ".join((*key, *cells)) + " |")
+    games = distinct_games()
+    if floor:
+        for count in ("tricks", "cards"):
+            visited = fewest = 0
+            for game in games:
+                v, f = states_floor(game, 26, 26, count)
+                visited += v
+                fewest += f
+            print(f"  states   {count:<6}  drawdsl visits {visited}, "
+                  f"any card-by-card evaluation at least {fewest}")
     try:
         import icepool  # noqa: F401
     except ImportError:
         print("  icepool  not installed: pip install icepool (reference skipped)")
         return
-    games = distinct_games()
-    chosen = games if full else games[:: max(1, len(games) // sample)][:sample]
-    reference_total = 0.0
+    chosen = games if sample is None else games[:: max(1, len(games) // sample)][:sample]
+    reference: dict[str, float] = {}
+    reference_cpu: dict[str, float] = {}
     for count in ("tricks", "cards"):
         per_game = []
+        per_game_cpu = []
         for a, b in chosen:
-            result, seconds = timed(lambda a=a, b=b, c=count: icepool_game((a, b), 26, 26, c))  # type: ignore[misc]
+            result, seconds, cpu = timed(lambda a=a, b=b, c=count: icepool_game((a, b), 26, 26, c))  # type: ignore[misc]
             per_game.append(seconds)
+            per_game_cpu.append(cpu)
             exact = tables[count][(a, b)]
             if (result.get(a, 0), result.get(b, 0), result.get(None, 0)) != (
                 exact.first_wins, exact.second_wins, exact.draw
             ):
                 print(f"  icepool and drawdsl DIFFER on {a} v {b} ({count})")
         mean = sum(per_game) / len(per_game)
-        estimate = mean * len(games)
-        reference_total += estimate
-        how = "measured" if full else f"{len(chosen)} of {len(games)} games measured, total extrapolated"
-        print(f"  icepool  {count:<6}  {estimate:8.2f} s  ({mean:.3f} s per game; {how})")
-    print(f"  icepool  both    {reference_total:8.2f} s")
-    print(f"  ratio icepool / drawdsl: {reference_total / total:.1f}x (same answers on every game run)")
+        reference[count] = mean * len(games)
+        reference_cpu[count] = sum(per_game_cpu) / len(per_game_cpu) * len(games)
+        how = "all 16 games measured" if sample is None else (
+            f"{len(chosen)} of {len(games)} games measured, totals extrapolated"
+        )
+        print(f"  icepool  {count:<6}  {reference[count]:8.2f} s  (cpu {reference_cpu[count]:.2f} s; "
+              f"{mean:.3f} s per game; {how})")
+        print(f"  ratio icepool / drawdsl, {count}: {reference[count] / ours[count]:.1f}x "
+              f"(cpu {reference_cpu[count] / ours_cpu[count]:.1f}x)")
+    both, both_cpu = sum(reference.values()), sum(reference_cpu.values())
+    print(f"  icepool  both    {both:8.2f} s  (cpu {both_cpu:.2f} s)")
+    print(f"  ratio icepool / drawdsl, whole table: {both / total:.1f}x (cpu {both_cpu / total_cpu:.1f}x; "
+          "same answers on every game run)")
 
 
 # --------------------------------------------------------------------------- row 2: coins
@@ -181,10 +262,21 @@ def matrix_power_odds(a: str, b: str, power: int = 4096) -> float:
     return float(limit[index[""], n + 1])
 
 
-def coin_row() -> None:
+def coin_row(workers: int) -> None:
     print("Row 2: every ordered pair of coin patterns of length 6 (4032 pairs)")
-    rows, exact_seconds = timed(lambda: penney.pair_table(6))
-    print(f"  drawdsl  exact fractions      {exact_seconds:8.2f} s")
+    rows, exact_seconds, exact_cpu = timed(lambda: penney.pair_table(6))
+    print(f"  drawdsl  exact fractions      {exact_seconds:8.2f} s  (cpu {exact_cpu:.2f} s; "
+          "1024 races solved, one per shape)")
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        def in_parallel() -> list[Any]:
+            with ProcessPoolExecutor(workers) as pool:
+                return penney.pair_table(6, executor=pool)
+
+        same, parallel, _ = timed(in_parallel)
+        print(f"  drawdsl  exact fractions      {parallel:8.2f} s  with {workers} worker processes"
+              f"{'' if same == rows else ' (DIFFERENT rows)'}")
     try:
         import numpy  # noqa: F401
     except ImportError:
@@ -195,25 +287,28 @@ def coin_row() -> None:
     def floats() -> dict[tuple[str, str], float]:
         return {(a, b): matrix_power_odds(a, b) for a, b in itertools.combinations(words, 2)}
 
-    approx, float_seconds = timed(floats)
+    approx, float_seconds, float_cpu = timed(floats)
     chance = {(r.first, r.second): r.second_wins for r in rows}
     worst = max(abs(float(chance[pair]) - p) for pair, p in approx.items())
-    print(f"  numpy    matrix power, floats {float_seconds:8.2f} s  (2016 unordered pairs; "
-          f"largest difference from the exact value {worst:.1e})")
-    print(f"  ratio drawdsl / matrix power: {exact_seconds / float_seconds:.2f}x")
+    print(f"  numpy    matrix power, floats {float_seconds:8.2f} s  (cpu {float_cpu:.2f} s; 2016 unordered "
+          f"pairs; largest difference from the exact value {worst:.1e})")
+    print(f"  ratio drawdsl / matrix power: {exact_seconds / float_seconds:.1f}x "
+          f"(cpu {exact_cpu / float_cpu:.1f}x)")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.penney", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--full", action="store_true", help="run icepool on all 16 games (about 20 minutes)")
-    parser.add_argument("--sample", type=int, default=3, help="games icepool runs without --full (default 3)")
+    parser.add_argument("--sample", type=int, default=None,
+                        help="run icepool on N of the 16 games per count and extrapolate (default: all)")
+    parser.add_argument("--floor", action="store_true",
+                        help="also count the states visited against the fewest possible (a few minutes)")
     parser.add_argument("--workers", type=int, default=2, help="also time the card table on N processes")
     parser.add_argument("--skip-cards", action="store_true", help="only the coin row")
     args = parser.parse_args(argv)
     print(f"python {sys.version.split()[0]}")
     if not args.skip_cards:
-        card_row(args.full, args.sample, args.workers)
-    coin_row()
+        card_row(args.sample, args.workers, args.floor)
+    coin_row(args.workers)
     return 0
 
 
