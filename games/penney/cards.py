@@ -12,7 +12,8 @@ The game is one draw program over ``Cards({"R": red, "B": black})``: a loop whos
 state is the number of cards turned, the automaton state of the current trick and
 the score differences (plus the size of the current trick when counting cards).
 The loop stops as soon as the result is settled: when the leader is ahead by more
-than any other player can still gain, or when no pattern fits in the cards left.
+than any other player can still gain, or when nobody can take the current trick with
+the cards left (see :mod:`games.penney.reach`).
 
 >>> card_odds("RRB", "BRR", red=4, black=4)
 CardOdds({'RRB': 6/35, 'BRR': 47/70}, draw=11/70)
@@ -110,15 +111,19 @@ class _Deal:
 
     def _bounds(self, where: str, left: int) -> tuple[Any, ...]:
         """For ``left`` cards to come from ``where``: the players who can still take this
-        trick, whether it must end, and the most tricks each can still take (tricks) or
-        whether each can still take any trick at all (cards)."""
+        trick, whether it must end (only asked for the first trick), and the most tricks each
+        can still take (tricks) or whether each can still take any trick at all (cards)."""
         reach = self._reach
         splits = reach.splits(left)
         players = range(len(self._ends))
         takers = tuple(i for i in players if any(reach.can_take(i, where, r, b) for r, b in splits))
-        ends = all(reach.must_end(where, r, b) for r, b in splits)
+        ends = self._count == "first" and all(reach.must_end(where, r, b) for r, b in splits)
         if self._count == "tricks":
-            most = tuple(max(reach.most_tricks(i, where, r, b) for r, b in splits) for i in players)
+            # Every trick holds a whole pattern; this one may also use the cards in ``where``.
+            # (Counting the colours left instead is no tighter over all the splits, and slower.)
+            most = tuple(
+                (left + (len(where) if i in takers else 0)) // reach.length(i) for i in players
+            )
         else:
             most = tuple(
                 int(i in takers or any(reach.can_take(i, "", r, b) for r, b in splits)) for i in players

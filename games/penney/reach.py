@@ -1,5 +1,5 @@
 """What the cards still to come allow in the card game: who can still take the current trick,
-whether it must end, and how many tricks each player can still take.
+and whether it must end.
 
 These are facts about the remaining deck (``reds`` red and ``blacks`` black cards)
 and the automaton state of the current trick, never about the order the cards will
@@ -14,8 +14,6 @@ check every use against a brute force over all deals.
 False
 >>> reach.must_end("RR", 2, 1), reach.must_end("RR", 2, 0)
 (True, False)
->>> reach.most_tricks(0, "", 4, 4)  # RRB needs two reds and a black per trick
-2
 """
 
 from __future__ import annotations
@@ -38,7 +36,7 @@ class Reach:
     (2, 1, False)
     """
 
-    __slots__ = ("machine", "red", "black", "_blacks", "_colours", "_open", "_shortest")
+    __slots__ = ("machine", "red", "black", "_blacks", "_open", "_shortest")
 
     def __init__(self, machine: Automaton, red: int, black: int) -> None:
         self.machine = machine
@@ -48,8 +46,6 @@ class Reach:
         # _blacks[j][state][r]: the fewest black cards that, with at most r red ones,
         # let pattern j complete the current trick before any other pattern does.
         self._blacks = tuple(self._fewest_blacks(j) for j in players)
-        # each pattern's (reds, blacks): a trick it takes holds at least those
-        self._colours = tuple((p.count("R"), p.count("B")) for p in machine.patterns)
         self._shortest = {
             state: tuple(self._fewest_cards(j, state) for j in players) for state in machine.states
         }
@@ -96,6 +92,10 @@ class Reach:
         """
         return [(r, left - r) for r in range(max(0, left - self.black), min(left, self.red) + 1)]
 
+    def length(self, j: int) -> int:
+        """The length of pattern ``j``."""
+        return len(self.machine.patterns[j])
+
     def need(self, j: int, state: str) -> int:
         """The fewest cards that complete pattern ``j`` first from ``state`` (_NEVER if none)."""
         return self._shortest[state][j]
@@ -116,19 +116,3 @@ class Reach:
         """Whether every order of the cards still to come completes some pattern: the
         current trick is then surely taken by someone."""
         return not self._open(state, reds, blacks)
-
-    def most_tricks(self, j: int, state: str, reds: int, blacks: int) -> int:
-        """An upper bound on the tricks pattern ``j`` can still take (this one included)."""
-        need_r, need_b = self._colours[j]
-        later = min(reds // need_r if need_r else _NEVER, blacks // need_b if need_b else _NEVER)
-        if not self.can_take(j, state, reds, blacks):
-            return later
-        # Taking this trick uses at least the cards that complete the pattern from here.
-        row = self._blacks[j][state]
-        least_red = next(r for r, b in enumerate(row) if b < _NEVER)
-        least_black = min(row)
-        rest = min(
-            (reds - least_red) // need_r if need_r else _NEVER,
-            (blacks - least_black) // need_b if need_b else _NEVER,
-        )
-        return max(later, 1 + rest)
