@@ -21,6 +21,7 @@ __all__ = [
     "StateLimitExceeded",
     "EndlessProcess",
     "MissingExtra",
+    "add_note",
 ]
 
 
@@ -46,3 +47,24 @@ class EndlessProcess(DrawdslError, ValueError):
 
 class MissingExtra(DrawdslError, ImportError):
     """A feature needs an optional dependency (an extra) that is not installed."""
+
+
+def add_note(err: BaseException, text: str) -> None:
+    """``err.add_note(text)`` (Python 3.11+), or the same ``__notes__`` list by hand before.
+
+    Long runs use it to say how far they got when interrupted; the command line prints
+    the notes on its one line.
+
+    >>> err = KeyboardInterrupt()
+    >>> add_note(err, "drawdsl: 10 of 100 games played")
+    >>> err.__notes__
+    ['drawdsl: 10 of 100 games played']
+    """
+    notes = getattr(err, "__notes__", None)
+    if notes is None:
+        notes = []
+        try:
+            err.__notes__ = notes  # type: ignore[attr-defined]
+        except AttributeError:  # pragma: no cover - an exception type with __slots__
+            return
+    notes.append(text)

@@ -29,7 +29,7 @@ from typing import Any, NoReturn, TypeVar
 from drawdsl.cards import Cards
 from drawdsl.cyclic import solve_chain
 from drawdsl.distribution import Distribution
-from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, StateLimitExceeded
+from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, StateLimitExceeded, add_note
 from drawdsl.sources import Weighted
 from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, whnf
 
@@ -51,11 +51,6 @@ def _check_limit(name: str, value: object) -> int:
     if value <= 0:
         raise InvalidArgument(f"{name} must be a positive int, got {value}")
     return value
-
-
-def _note(err: BaseException, text: str) -> None:
-    if hasattr(err, "add_note"):
-        err.add_note(text)
 
 
 class _Outcomes:
@@ -377,9 +372,9 @@ def _evaluate(
         raise
     except Exception as err:
         where = f"after draw {depth} (card {card!r})" if depth else "before the first draw"
-        _note(err, f"drawdsl: raised while evaluating the spec {where}")
+        add_note(err, f"drawdsl: raised while evaluating the spec {where}")
         if depth and isinstance(err, (AttributeError, TypeError)) and not isinstance(err, DrawdslError):
-            _note(
+            add_note(
                 err,
                 f"drawdsl: the source holds cards like {card!r} ({type(card).__name__}); if the "
                 "spec expects another card type, map the source (deck.map(...)) or fix the spec",

@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any, Final, Generic, TypeVar
 
 from drawdsl.cards import Cards
-from drawdsl.errors import InvalidArgument
+from drawdsl.errors import InvalidArgument, add_note
 from drawdsl.html import table
 from drawdsl.sources import Weighted
 from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, whnf
@@ -222,10 +222,17 @@ def simulate(spec: Spec[V], source: Cards[Any] | Weighted[Any], n: int, seed: in
     rng = _rng(seed)
     counts: Counter[Any] = Counter()
     failures = 0
-    for _ in range(n):
-        value = sample(spec, source, rng)
-        if value is FAILED:
-            failures += 1
-        else:
-            counts[value] += 1
+    done = 0
+    try:
+        for done in range(n):  # noqa: B007 - read after an interrupt
+            value = sample(spec, source, rng)
+            if value is FAILED:
+                failures += 1
+            else:
+                counts[value] += 1
+    except KeyboardInterrupt as err:
+        # Ctrl-C: say how far the run got (the command line prints it in one line).
+        add_note(err, f"drawdsl: simulate had finished {done:,} of {n:,} deals")
+        raise
     return Tally(counts, failures)
+

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import IO
 
+from drawdsl.files import atomic_text
 from games.penney.patterns import Weights, all_patterns
 from games.penney.race import Races
 
@@ -86,7 +87,7 @@ def write_csv(rows: Iterable[Matchup], file: str | os.PathLike[str] | IO[str]) -
     HHH,THH,1/8,7/8,0.875
     """
     if isinstance(file, (str, os.PathLike)):
-        with open(file, "w", newline="", encoding="utf-8") as handle:
+        with atomic_text(file) as handle:  # whole or not at all
             write_csv(rows, handle)
         return
     writer = csv.writer(file, lineterminator="\n")

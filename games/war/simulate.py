@@ -31,7 +31,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from drawdsl import InvalidArgument
+from drawdsl.errors import add_note
 from drawdsl.extras import require
+from drawdsl.files import atomic_text
 from games.war.engine import play_game
 from games.war.rules import OUTCOMES, Rules, preset
 
@@ -264,9 +266,13 @@ class GameTable:
                    "strength": s, "aces": a, "deuces": d}
 
     def to_csv(self, target: str | Path | IO[str]) -> None:
-        """Write the table as CSV (with a ``trace`` column, ``;``-separated, when traced)."""
+        """Write the table as CSV (with a ``trace`` column, ``;``-separated, when traced).
+
+        A file is written whole or not at all: into a temporary file beside it, renamed
+        at the end, so an interrupt never leaves a truncated table.
+        """
         if isinstance(target, (str, Path)):
-            with open(target, "w", newline="") as handle:
+            with atomic_text(target) as handle:
                 self._write_csv(handle)
         else:
             self._write_csv(target)
@@ -432,20 +438,30 @@ def simulate(
     starts = list(range(0, n, size))
     report = _progress_bar(n, progress)
     parts: list[dict[str, Any]] = []
-    if executor is None:
-        for start in starts:
-            parts.append(_play_chunk(seed, start, min(size, n - start), rules, ranks, suits, trace, engine))
-            report(start + min(size, n - start))
-    else:
-        futures: list[Future[dict[str, Any]]] = [
-            executor.submit(
-                _play_chunk, seed, start, min(size, n - start), rules, ranks, suits, trace, engine
-            )
-            for start in starts
-        ]
-        for start, future in zip(starts, futures, strict=False):
-            parts.append(future.result())
-            report(start + min(size, n - start))
+    futures: list[Future[dict[str, Any]]] = []
+    try:
+        if executor is None:
+            for start in starts:
+                count = min(size, n - start)
+                parts.append(_play_chunk(seed, start, count, rules, ranks, suits, trace, engine))
+                report(start + min(size, n - start))
+        else:
+            futures = [
+                executor.submit(
+                    _play_chunk, seed, start, min(size, n - start), rules, ranks, suits, trace, engine
+                )
+                for start in starts
+            ]
+            for start, future in zip(starts, futures, strict=False):
+                parts.append(future.result())
+                report(start + min(size, n - start))
+    except KeyboardInterrupt as err:
+        # Ctrl-C: drop the work not started, and say how far the run got.
+        for future in futures:
+            future.cancel()
+        played = sum(len(part["winner"]) for part in parts)
+        add_note(err, f"drawdsl: war simulate had played {played:,} of {n:,} games")
+        raise
     np = _np()
 
     def column(name: str, dtype: Any) -> Any:
@@ -459,4 +475,3 @@ def simulate(
     return GameTable(rules, seed, ranks, suits, column("winner", np.int8), column("battles", np.int64),
                      column("plays", np.int64), column("wars", np.int64), column("strength", np.int64),
                      column("aces", np.int64), column("deuces", np.int64), traces)
-
