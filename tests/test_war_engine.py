@@ -222,3 +222,26 @@ def test_rblog_preset_reproduces_the_r_simulation_game_by_game() -> None:
         assert (game.winner == "capped") == (result == "N")
         capped += result == "N"
     assert capped  # the quirks (B takes short wars, the cap) are exercised
+
+
+def test_capped_endless_games_skip_whole_periods_with_the_same_record() -> None:
+    # Without a trace the engine skips the periods of an endless game up to the cap;
+    # with one it plays every battle.  The records must agree.
+    rnd = random.Random(2012)
+    deck = [r for r in range(2, 15) for _ in range(4)]
+    rules = preset("rblog")
+    capped = 0
+    for _ in range(150):
+        rnd.shuffle(deck)
+        a, b = deal_hands(deck)
+        fast = play_game(a, b, rules)
+        slow = play_game(a, b, rules, trace=True)
+        assert (fast.winner, fast.battles, fast.plays, fast.wars) == (
+            slow.winner, slow.battles, slow.plays, slow.wars)
+        capped += fast.winner == "capped"
+    assert capped >= 5
+    for cap in (1, 8, 9, 10, 17, 97):  # a deal that repeats from battle 1 on, every 8 battles
+        rules = Rules(max_battles=cap, detect_cycles=False)
+        fast = play_game((5, 3, 4, 2), (2, 3, 5, 4), rules)
+        slow = play_game((5, 3, 4, 2), (2, 3, 5, 4), rules, log=True)
+        assert (fast.winner, fast.battles, fast.plays, fast.wars) == ("capped", cap, slow.plays, slow.wars)

@@ -60,10 +60,10 @@ class Records:
     traces: list[npt.NDArray[np.uint16]] | None = None
 
 
-def _table(top: int, deuce: bool) -> IntArray:
-    """``table[x * (top + 1) + y]``: 1 if A's x beats B's y, 0 if it loses, 2 on a tie
+def _table(top: int, deuce: bool, stride: int) -> npt.NDArray[np.int8]:
+    """``table[x * stride + y]``: 1 if A's x beats B's y, 0 if it loses, 2 on a tie
     (3 when either is the rank 0 put on a finished game)."""
-    ranks = np.arange(top + 1)
+    ranks = np.arange(stride)
     x, y = np.meshgrid(ranks, ranks, indexing="ij")
     table = np.where(x > y, 1, 0)
     table = np.where(x == y, 2, table)
@@ -71,7 +71,7 @@ def _table(top: int, deuce: bool) -> IntArray:
         table[2, top] = 1
         table[top, 2] = 0
     table[0, :] = table[:, 0] = 3  # rank 0 marks a finished game: nobody plays
-    return table.ravel().astype(np.int64)
+    return table.ravel().astype(np.int8)
 
 
 def _reference(deal: npt.NDArray[Any], rules: Rules, top: int, seed: int, trace: bool
@@ -85,6 +85,9 @@ def _reference(deal: npt.NDArray[Any], rules: Rules, top: int, seed: int, trace:
 class _Batch:
     """The running games of a batch: ring buffers, heads, tails and counters.
 
+    Each pile is a ring of ``width`` bytes (64 for a 52-card deck: one cache line) in
+    one flat array, with a head and a tail counter; both only move forward.
+
     A finished game is made inert rather than removed at once (removing costs a copy
     of every array): a 0 is put on top of its pile, which the comparison tables
     send to "nobody plays", and its counts are set to look non-empty.  The arrays
@@ -92,25 +95,29 @@ class _Batch:
     """
 
     def __init__(self, deals: IntArray, rules: Rules, top: int, trace: bool,
-                 outcome: tuple[npt.NDArray[np.int8], IntArray, IntArray, IntArray]) -> None:
+                 outcome: tuple[npt.NDArray[np.int8], IntArray, IntArray, IntArray],
+                 stop_at: int | None, watch: bool, runs_below: int = 2000, span: int = 8) -> None:
         games, n = deals.shape
         half = n // 2
         self.n = n
         self.rules = rules
         self.width = width = 1 << max(6, (n + 2).bit_length())  # ring size, with room to spare
         self.mask = width - 1
-        self.buf = np.zeros(games * 2 * width, dtype=np.int8)
+        self.trash = games * 2 * width  # one slot past the piles, for writes that do not count
+        self.buf = np.zeros(self.trash + 1, dtype=np.uint8)
         rows = np.arange(games, dtype=np.int64)
-        slots = rows[:, None] * (2 * width) + np.arange(half)[None, :]
-        self.buf[slots] = deals[:, 0::2]
-        self.buf[slots + width] = deals[:, 1::2]
-        self.stride = top + 1
-        self.battle_table = _table(top, rules.deuce_beats_ace in ("battles", "always"))
-        self.war_table = _table(top, rules.deuce_beats_ace == "always")
-        self.face_down = rules.face_down
-        self.gid = rows.copy()
         self.base_a = rows * (2 * width)
         self.base_b = self.base_a + width
+        slots = self.base_a[:, None] + np.arange(half)[None, :]
+        self.buf[slots] = deals[:, 0::2]
+        self.buf[slots + width] = deals[:, 1::2]
+        # Ranks below 16: a pair of cards is one byte, x << 4 | y, and one table look-up.
+        self.shift = 4 if top < 16 else 0
+        self.stride = 16 if top < 16 else top + 1
+        self.battle_table = _table(top, rules.deuce_beats_ace in ("battles", "always"), self.stride)
+        self.war_table = _table(top, rules.deuce_beats_ace == "always", self.stride)
+        self.face_down = rules.face_down
+        self.gid = rows.copy()
         self.ha = np.zeros(games, dtype=np.int64)
         self.hb = np.zeros(games, dtype=np.int64)
         self.ta = np.full(games, half, dtype=np.int64)
@@ -124,12 +131,25 @@ class _Batch:
         self.bt = np.zeros(games, dtype=np.int64)  # battles so far, per game
         self.advanced = np.zeros(games, dtype=bool)  # finished a battle in this step
         self.war_every = 4
+        self.runs_below = runs_below  # with at most that many games, a step plays runs of battles
+        self.offs = np.arange(span)[None, :]
+        self.stop_at = stop_at
+        self.jumped = False  # some game skipped battles (so a battle count may exceed t)
         self.trace = trace
         self.winner, self.battles, self.plays, self.wars_out = outcome
         self.step_gids: list[IntArray] = []
         self.step_counts: list[npt.NDArray[np.uint16]] = []
         # Games the reference engine continues: (game, A's pile, B's pile, battles, plays, wars).
         self.pending: list[tuple[int, list[int], list[int], int, int, int]] = []
+        # Repeated positions: a snapshot of every game, compared with the game at every
+        # step, renewed after 128 steps, eight times, then after 256 steps eight times, and
+        # so on (as in Brent's algorithm the windows grow, so every period is caught in
+        # the end; they grow slowly because periods are short: at most 104 battles in
+        # 2,048 rblog deals, and a cycle is usually entered after a few hundred battles).
+        self.watch = watch
+        self.next_snapshot = self.interval = 128
+        self.snapshots = 0
+        self.snapshot: dict[str, npt.NDArray[Any]] | None = None
 
     @property
     def running(self) -> int:
@@ -140,6 +160,15 @@ class _Batch:
         base, head, tail = (self.base_a, self.ha, self.ta) if player == 0 else (self.base_b, self.hb, self.tb)
         count = int(tail[i] - head[i])
         return self.buf[base[i] + ((head[i] + np.arange(count)) & self.mask)].tolist()  # type: ignore[no-any-return]
+
+    def position(self, sel: IntArray) -> npt.NDArray[np.uint8]:
+        """The games at ``sel`` as rows of cards: A's pile, then B's (tops first)."""
+        j = np.arange(self.n)[None, :]
+        la = (self.ta[sel] - self.ha[sel])[:, None]
+        a_spot = self.base_a[sel][:, None] + ((self.ha[sel][:, None] + j) & self.mask)
+        b_spot = self.base_b[sel][:, None] + ((self.hb[sel][:, None] + j - la) & self.mask)
+        cards: npt.NDArray[np.uint8] = self.buf[np.where(j < la, a_spot, b_spot)]
+        return cards
 
     def finish(self, sel: IntArray, codes: npt.ArrayLike, battles: IntArray | int) -> None:
         """Record the games at positions ``sel`` as over, and make them inert."""
@@ -179,13 +208,49 @@ class _Batch:
         self.extra, self.nwars = self.extra[keep], self.nwars[keep]
         self.bt = self.bt[keep]
         self.live = self.live[keep]
+        if self.snapshot is not None:
+            self.snapshot = {key: value[keep] for key, value in self.snapshot.items()}
         self.inert = 0
 
+    def take_snapshot(self, pair: npt.NDArray[Any]) -> None:
+        everyone = np.arange(self.gid.size)
+        self.snapshot = {
+            "pair": pair.copy(), "count": self.ta - self.ha, "battles": self.bt.copy(),
+            "extra": self.extra.copy(), "wars": self.nwars.copy(), "cards": self.position(everyone),
+        }
+
+    def repeats(self, pair: npt.NDArray[Any]) -> bool:
+        """Find the games whose position is the one of the snapshot, some battles later:
+        they never end.  Under cycle detection the reference engine takes them (to
+        report the first repeat); under a cap, whole periods are skipped at once.
+        True if a game was handed over (its piles changed)."""
+        snap = self.snapshot
+        assert snap is not None
+        cand = np.flatnonzero((pair == snap["pair"]) & (self.ta - self.ha == snap["count"])
+                              & (self.bt != snap["battles"]))
+        if not cand.size:
+            return False
+        cand = cand[(self.position(cand) == snap["cards"][cand]).all(axis=1)]
+        if not cand.size:
+            return False
+        if self.rules.detect_cycles:
+            self.hand_over(cand)
+            return True
+        assert self.stop_at is not None
+        period = self.bt[cand] - snap["battles"][cand]
+        skip = (self.stop_at - 1 - self.bt[cand]) // period  # at least one battle is left to play
+        self.extra[cand] += skip * (self.extra[cand] - snap["extra"][cand])
+        self.nwars[cand] += skip * (self.nwars[cand] - snap["wars"][cand])
+        self.bt[cand] += skip * period
+        self.jumped = True
+        return False
+
     def take(self, sel: IntArray, winner: IntArray, up_a: IntArray, up_b: IntArray,
-             order: tuple[IntArray, IntArray] | None) -> None:
+             order: tuple[IntArray, IntArray] | None, rounds: IntArray) -> None:
         """The games at ``sel`` end their battle: A's cards ``0..up_a`` and B's ``0..up_b``
         (offsets from the heads) go under the winner (0 for A, 1 for B) in the rule's order;
-        ``order`` gives it as (player, offset) rows for ``as_played``."""
+        ``order`` gives it as (player, offset) rows for ``as_played`` when a player laid
+        fewer cards than a full war round (otherwise the order is a formula)."""
         if not sel.size:
             return
         mask, buf = self.mask, self.buf
@@ -194,7 +259,18 @@ class _Batch:
         width = int(total.max())
         spots = np.arange(width)[None, :]
         valid = spots < total[:, None]
-        if order is None:
+        if order is None and self.rules.gather == "as_played":
+            # every round: A's face-up card and the cards laid on it, then B's; last, the
+            # deciding pair, A's card first
+            full = self.face_down + 1
+            pot = (2 * full * rounds)[:, None]
+            i, w = np.divmod(spots, 2 * full)
+            b_half = w >= full
+            offset = i * full + w - full * b_half
+            last = spots >= pot
+            player: IntArray = np.where(last, spots - pot, b_half)
+            offset = np.where(last, (full * rounds)[:, None], offset)
+        elif order is None:
             a_first = (winner == 0) == (self.rules.gather == "winner_first")
             first_len = np.where(a_first, ta_, tb_)[:, None]
             from_first = spots < first_len
@@ -215,6 +291,15 @@ class _Batch:
         self.ta[sel] += np.where(won_a, total, 0)
         self.tb[sel] += np.where(won_a, 0, total)
 
+    def compare(self, table: npt.NDArray[np.int8], fa: npt.NDArray[np.uint8], fb: npt.NDArray[np.uint8]
+                ) -> tuple[npt.NDArray[Any], npt.NDArray[np.int8]]:
+        """The pair of cards as one number, and who wins it (see :func:`_table`)."""
+        if self.shift:
+            pair: npt.NDArray[Any] = (fa << self.shift) | fb
+        else:
+            pair = fa.astype(np.int64) * self.stride + fb
+        return pair, table[pair]
+
     def wars(self, tied: IntArray) -> None:
         """Play the wars of the tied games (positions ``tied``), round by round."""
         mask, buf = self.mask, self.buf
@@ -227,8 +312,10 @@ class _Batch:
         up_b = np.zeros(m, dtype=np.int64)
         extra = np.zeros(m, dtype=np.int64)
         rounds = np.zeros(m, dtype=np.int64)
-        as_played = rules.gather == "as_played"
-        if as_played:  # the pot, as (player, offset) in the order the cards went in
+        # the pot, as (player, offset) in the order the cards went in, when it is not a
+        # formula (only under "last_card" and "available" can a round be short)
+        as_played = rules.gather == "as_played" and short_rule in ("last_card", "available")
+        if as_played:
             order_p = np.zeros((m, self.n + 2), dtype=np.int64)
             order_o = np.zeros((m, self.n + 2), dtype=np.int64)
             filled = np.zeros(m, dtype=np.int64)
@@ -295,11 +382,11 @@ class _Batch:
             extra[cur] += np.maximum(put_a, put_b)
             rounds[cur] += 1
             sel = tied[cur]
-            fa = buf[self.base_a[sel] + ((self.ha[sel] + up_a[cur]) & mask)].astype(np.int64)
-            fb = buf[self.base_b[sel] + ((self.hb[sel] + up_b[cur]) & mask)].astype(np.int64)
-            code = self.war_table[fa * self.stride + fb]
+            fa = buf[self.base_a[sel] + ((self.ha[sel] + up_a[cur]) & mask)]
+            fb = buf[self.base_b[sel] + ((self.hb[sel] + up_b[cur]) & mask)]
+            _, code = self.compare(self.war_table, fa, fb)
             decided = code != 2
-            settle(cur[decided], 1 - code[decided])
+            settle(cur[decided], 1 - code[decided].astype(np.int64))
             cur = cur[~decided]
         self._settle(tied, settled, up_a, up_b, extra, rounds,
                      (order_p, order_o, filled) if as_played else None)
@@ -327,14 +414,54 @@ class _Batch:
             order_p[local, k + 1] = 1
             order_o[local, k + 1] = up_b[local]
             order = (order_p[local], order_o[local])
-        self.take(sel, winner, up_a[local], up_b[local], order)
+        self.take(sel, winner, up_a[local], up_b[local], order, rounds[local])
+
+    def tops(self) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+        """Every game's two top cards."""
+        mask, buf = self.mask, self.buf
+        return buf[self.base_a + (self.ha & mask)], buf[self.base_b + (self.hb & mask)]
 
     def step(self) -> None:
-        """One battle in every running game; record the games that end."""
+        """One battle in every running game (or a run of them, when few games are left);
+        record the games that end."""
+        ca, cb = self.tops()
+        pair, code = self.compare(self.battle_table, ca, cb)
+        if self.watch:
+            if self.t == self.next_snapshot:
+                self.take_snapshot(pair)
+                self.snapshots += 1
+                if self.snapshots % 8 == 0:
+                    self.interval *= 2
+                self.next_snapshot += self.interval
+            elif self.snapshot is not None and self.repeats(pair):
+                ca, cb = self.tops()  # games were handed over
+                pair, code = self.compare(self.battle_table, ca, cb)
+        if self.gid.size <= self.runs_below:
+            self.runs()
+        else:
+            self.battles_once(ca, cb, code)
+        self.t += 1
+        over = np.flatnonzero((self.ta == self.ha) | (self.tb == self.hb))
+        if over.size:
+            over = over[self.live[over]]  # not those a war just ended
+            self.finish(over, np.where(self.ta[over] == self.ha[over], _B, _A), self.bt[over])
+        stop = self.stop_at
+        if stop is not None and (self.t >= stop or self.jumped or self.gid.size <= self.runs_below):
+            stopped = np.flatnonzero(self.live & (self.bt >= stop))
+            if stopped.size:
+                if self.rules.detect_cycles:
+                    self.hand_over(stopped)  # the reference engine decides: a cycle, or capped
+                else:
+                    self.finish(stopped, _CAPPED, self.bt[stopped])
+        self.bury()
+        if self.inert * 4 > self.gid.size:
+            self.compact()
+
+    def battles_once(self, ca: npt.NDArray[np.uint8], cb: npt.NDArray[np.uint8],
+                     code: npt.NDArray[np.int8]) -> None:
+        """One plain battle in every game (``ca``, ``cb``: the top cards, ``code``: who
+        wins), and on war steps the wars of the tied games."""
         mask, buf = self.mask, self.buf
-        ca = buf[self.base_a + (self.ha & mask)].astype(np.int64)
-        cb = buf[self.base_b + (self.hb & mask)].astype(np.int64)
-        code = self.battle_table[ca * self.stride + cb]
         a_won = code == 1
         b_won = code == 0
         # Plain battles: both cards go under the winner.  Tied and inert games write
@@ -349,7 +476,8 @@ class _Batch:
         dst_base = np.where(a_won, self.base_a, self.base_b)
         tail = np.where(a_won, self.ta, self.tb)
         buf[dst_base + (tail & mask)] = first
-        buf[dst_base + ((tail + 1) & mask)] = second
+        tail += 1
+        buf[dst_base + (tail & mask)] = second
         self.ta += a_won * 2
         self.tb += b_won * 2
         plain = a_won | b_won
@@ -363,23 +491,68 @@ class _Batch:
             tied = np.flatnonzero(code == 2)
             if tied.size:
                 self.wars(tied)
-        self.t += 1
-        over = np.flatnonzero((self.ta == self.ha) | (self.tb == self.hb))
-        if over.size:
-            over = over[self.live[over]]  # not those a war just ended
-            self.finish(over, np.where(self.ta[over] == self.ha[over], _B, _A), self.bt[over])
-        cap = self.rules.max_battles
-        if cap is not None and self.t >= cap and not self.rules.detect_cycles:
-            at_cap = np.flatnonzero(self.live & (self.bt >= cap))
-            if at_cap.size:
-                self.finish(at_cap, _CAPPED, self.bt[at_cap])
         if self.trace:
             played = self.advanced
             self.step_gids.append(self.gid[played])
             self.step_counts.append((self.ta - self.ha)[played].astype(np.uint16))
-        self.bury()
-        if self.inert * 4 > self.gid.size:
-            self.compact()
+
+    def runs(self) -> None:
+        """Up to ``span - 1`` plain battles in every game, then the wars of the tied games.
+
+        A run of plain battles only reads cards that were in the piles when it began (at
+        most the shorter pile) and only writes under the tails, so all its battles can
+        be read, decided and written at once.  With few games a step costs more in calls
+        than in work, and a run makes one step do the work of several; with many, the
+        battles a run reads but does not play cost more than they save (measured).
+        """
+        mask, buf, offs = self.mask, self.buf, self.offs
+        ha, hb, ta, tb = self.ha, self.hb, self.ta, self.tb
+        la = ta - ha
+        limit = np.minimum(la, tb - hb)
+        if self.stop_at is not None:
+            np.minimum(limit, self.stop_at - self.bt, out=limit)
+        ca = buf[self.base_a[:, None] + ((ha[:, None] + offs) & mask)]
+        cb = buf[self.base_b[:, None] + ((hb[:, None] + offs) & mask)]
+        _, code = self.compare(self.battle_table, ca, cb)
+        stop = code >= 2  # a tie, or a finished game
+        stop |= offs >= limit[:, None]
+        stop[:, -1] = True
+        run = stop.argmax(axis=1)  # the plain battles of each game's run
+        played = offs < run[:, None]
+        a_won = (code == 1) & played
+        wins_a = np.cumsum(a_won, axis=1)  # A's wins so far in the run, this battle included
+        before_a = wins_a - a_won
+        # the two cards of a battle go under the winner, after the pairs it won earlier
+        spot = np.where(a_won, ta[:, None] + 2 * before_a, tb[:, None] + 2 * (offs - before_a))
+        base = np.where(a_won, self.base_a[:, None], self.base_b[:, None])
+        gather = self.rules.gather
+        if gather == "as_played":
+            first, second = ca, cb
+        elif gather == "winner_first":
+            first, second = np.where(a_won, ca, cb), np.where(a_won, cb, ca)
+        else:
+            first, second = np.where(a_won, cb, ca), np.where(a_won, ca, cb)
+        buf[np.where(played, base + (spot & mask), self.trash)] = first
+        buf[np.where(played, base + ((spot + 1) & mask), self.trash)] = second
+        total_a = wins_a[:, -1]
+        ha += run
+        hb += run
+        ta += 2 * total_a
+        tb += 2 * (run - total_a)
+        self.bt += run
+        if self.trace:
+            counts = la[:, None] - 1 - offs + 2 * wins_a
+            self.step_gids.append(np.broadcast_to(self.gid[:, None], played.shape)[played])
+            self.step_counts.append(counts[played].astype(np.uint16))
+        tie = np.take_along_axis(code, run[:, None], axis=1)[:, 0] == 2
+        tied = np.flatnonzero(tie & (run < limit))
+        if tied.size:
+            self.advanced = np.zeros(self.gid.size, dtype=bool)
+            self.wars(tied)
+            if self.trace:
+                done = self.advanced
+                self.step_gids.append(self.gid[done])
+                self.step_counts.append((self.ta - self.ha)[done].astype(np.uint16))
 
 
 def play_batch(
@@ -390,12 +563,15 @@ def play_batch(
     trace: bool = False,
     seeds: npt.ArrayLike | None = None,
     handoff: int | None = None,
+    runs_below: int = 2000,
 ) -> Records:
     """Play every deal (one shuffled deck per row; A gets the even positions).
 
     ``seeds`` (one per game) are only used by ``gather="shuffled"``.  ``handoff``:
     when fewer games than that are still running, the reference engine finishes
     them (default 16: below that a step costs more per game than the reference engine).
+    ``runs_below``: when at most that many games are in the arrays, a step plays a run
+    of battles in each game instead of one (see ``_Batch.runs``; for tuning and tests).
     """
     deals = np.asarray(deals, dtype=np.int64)
     if deals.ndim != 2 or deals.shape[1] % 2:
@@ -421,17 +597,18 @@ def play_batch(
                 traces[g] = tr
         return Records(winner, battles, plays, wars, traces)
 
-    batch = _Batch(deals, rules, top, trace, (winner, battles, plays, wars))
-    hand_limit = 16 if handoff is None else handoff
-    # With cycle detection, long games go to the reference engine, which recognises
-    # endless ones exactly (and decides between "cycle" and "capped" at a cap).
-    long_limit = None
+    # With cycle detection, games that repeat a position or run long go to the reference
+    # engine, which reports where an endless game first repeats (and decides between
+    # "cycle" and "capped" at a cap).  Under a cap alone, an endless game skips whole
+    # periods (not with traces: they would have to be repeated).
+    stop_at = rules.max_battles
     if rules.detect_cycles:
-        long_limit = max(2000, 40 * n)
-        if rules.max_battles is not None:
-            long_limit = min(long_limit, rules.max_battles)
+        stop_at = max(2000, 40 * n) if stop_at is None else min(stop_at, max(2000, 40 * n))
+    watch = not rules.detect_cycles and not trace
+    batch = _Batch(deals, rules, top, trace, (winner, battles, plays, wars), stop_at, watch, runs_below)
+    hand_limit = 16 if handoff is None else handoff
     while batch.running:
-        if batch.running < hand_limit or (long_limit is not None and batch.t >= long_limit):
+        if batch.running < hand_limit:
             batch.hand_over(np.flatnonzero(batch.live))
             break
         batch.step()

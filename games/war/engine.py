@@ -242,11 +242,20 @@ def _run(
     cycle returns ``("cycle", battles, ...)`` at the battle where it was *noticed*;
     :func:`play_game` turns that into the first repeat.  ``stop_at`` stops at that
     battle count (with winner ``"cycle"``), for replaying a cycle.
+
+    Without cycle detection but with a cap (the rblog preset), an endless game is
+    played until the cap; once a position repeats, the whole periods before the cap
+    are skipped, counts included, unless a trace or log is kept.  The record is the
+    same (``tests/test_war_engine.py`` checks it against playing every battle).
     """
     detect = rules.detect_cycles and stop_at is None
     cap = rules.max_battles
-    saved_a: Pile = a.copy() if detect else deque()
-    saved_b: Pile = b.copy() if detect else deque()
+    jump = (not rules.detect_cycles and cap is not None and rules.deterministic and stop_at is None
+            and trace is None and log is None)
+    watch = detect or jump
+    saved_a: Pile = a.copy() if watch else deque()
+    saved_b: Pile = b.copy() if watch else deque()
+    saved_plays, saved_wars = plays, wars
     power = lam = 1
     while True:
         end = _end(a, b)
@@ -266,12 +275,20 @@ def _run(
             log.append((result, w))
         if len(result) > 1:  # the battle ended the game ("A wins", "B wins", "tie")
             return result[0] if result != "tie" else "tie", battles, plays, wars
-        if detect:
+        if watch:
             if len(a) == len(saved_a) and a == saved_a and b == saved_b:
-                return "cycle", battles, plays, wars
+                if detect:
+                    return "cycle", battles, plays, wars
+                assert cap is not None
+                periods = (cap - battles) // lam  # the position comes back every lam battles
+                battles += periods * lam
+                plays += periods * (plays - saved_plays)
+                wars += periods * (wars - saved_wars)
+                watch = False
             if power == lam:
                 saved_a = a.copy()
                 saved_b = b.copy()
+                saved_plays, saved_wars = plays, wars
                 power *= 2
                 lam = 0
             lam += 1
