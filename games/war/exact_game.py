@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from drawdsl import Cards, Distribution, InvalidArgument, Spec, chances, done, draw_many, loop
+from drawdsl.html import fields
 from games.war.engine import STANDARD, Hidden, NeedCard, _run, battle, deal_hands, play_game
 from games.war.rules import Rules
 from games.war.sweep import deck as war_deck
@@ -239,7 +240,17 @@ class ExactGame:
     """Exact full-game results on one small deck.
 
     ``outcomes`` maps ``(winner, battles)`` to its probability (``battles`` is None
-    for an endless game).
+    for an endless game).  In Jupyter it shows as a table of the exact chances, each
+    with its decimal:
+
+    >>> print(exact_game(2, 2)._repr_html_())  # doctest: +NORMALIZE_WHITESPACE
+    <table><caption>War, 2 ranks x 2 suits: 1 face down, deuce beats ace: never, gather
+    winner_first, short war: last_card, cycles detected</caption><tbody>
+    <tr><th>P(A wins)</th><td>1/6 <small>(&asymp; 0.166667)</small></td></tr>
+    <tr><th>P(B wins)</th><td>1/6 <small>(&asymp; 0.166667)</small></td></tr>
+    <tr><th>P(tie)</th><td>2/3 <small>(&asymp; 0.666667)</small></td></tr>
+    <tr><th>P(endless)</th><td>0</td></tr>
+    <tr><th>mean battles (games that end)</th><td>2</td></tr></tbody></table>
     """
 
     ranks: int
@@ -297,6 +308,21 @@ class ExactGame:
         if not total:
             return None
         return sum((k * p for k, p in law.items()), Fraction(0)) / total
+
+    def _repr_html_(self) -> str:
+        """P(A wins), P(B wins), P(tie), P(endless) (P(capped) under a cap) and the mean length."""
+        rows: list[tuple[str, object]] = [
+            ("P(A wins)", self.p_first_wins),
+            ("P(B wins)", self.p_second_wins),
+            ("P(tie)", self.p_tie),
+            ("P(endless)", self.p_cycle),
+        ]
+        if self.rules.max_battles is not None:
+            rows.append(("P(capped)", self.p_capped))
+        mean = self.mean_battles
+        rows.append(("mean battles (games that end)", "no game ends" if mean is None else mean))
+        caption = f"War, {self.ranks} ranks x {self.suits} suits: {self.rules.describe()}"
+        return fields(rows, caption=caption)
 
 
 def exact_game(ranks: int = 3, suits: int = 4, rules: Rules = STANDARD, *,

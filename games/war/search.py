@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from drawdsl import Cards, InvalidArgument, Spec, done, fail, witness
+from drawdsl.html import fields
 from games.war.engine import STANDARD, Game, Hidden, play_game
 from games.war.exact_game import Watch, _check_rules, _Play, game_spec
 from games.war.rules import Rules
@@ -141,7 +142,17 @@ class Found:
     """A deal answering a question: both hands (tops first) and the game they give.
 
     ``looked_at`` is how many cards the search had to look at; the others were
-    filled in and change nothing.
+    filled in and change nothing.  In Jupyter it shows as a table:
+
+    >>> print(search("sweep", ranks=2, suits=2)._repr_html_())  # doctest: +NORMALIZE_WHITESPACE
+    <table><caption>Deal search: A takes every battle and wins the game</caption><tbody>
+    <tr><th>question</th><td>sweep</td></tr>
+    <tr><th>A&#x27;s hand (top first)</th><td>3 3</td></tr>
+    <tr><th>B&#x27;s hand (top first)</th><td>2 2</td></tr>
+    <tr><th>winner</th><td>A</td></tr>
+    <tr><th>battles</th><td>2</td></tr>
+    <tr><th>wars</th><td>0</td></tr>
+    <tr><th>cards looked at</th><td>4 of 4</td></tr></tbody></table>
     """
 
     question: str
@@ -149,6 +160,19 @@ class Found:
     hand_b: tuple[int, ...]
     game: Game
     looked_at: int
+
+    def _repr_html_(self) -> str:
+        """The question, both hands and how the game went, as an HTML table (for Jupyter)."""
+        rows: list[tuple[str, object]] = [
+            ("question", self.question),
+            ("A's hand (top first)", " ".join(map(str, self.hand_a))),
+            ("B's hand (top first)", " ".join(map(str, self.hand_b))),
+            ("winner", self.game.winner),
+            ("battles", self.game.battles),
+            ("wars", self.game.wars),
+            ("cards looked at", f"{self.looked_at} of {len(self.hand_a) + len(self.hand_b)}"),
+        ]
+        return fields(rows, caption=f"Deal search: {QUESTIONS.get(self.question, self.question)}")
 
 
 def _deal_from(step: _Play, cards: Cards[int], start: Hashable, seen: tuple[int, ...]

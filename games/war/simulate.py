@@ -34,6 +34,7 @@ from drawdsl import InvalidArgument
 from drawdsl.errors import add_note
 from drawdsl.extras import require
 from drawdsl.files import atomic_text
+from drawdsl.html import table as html_table
 from games.war.engine import play_game
 from games.war.rules import OUTCOMES, Rules, preset
 
@@ -43,12 +44,29 @@ __all__ = [
     "Estimate",
     "Summary",
     "Group",
+    "Groups",
     "simulate",
     "deal_block",
 ]
 
 #: Games per block of deals (one seed per block).
 BLOCK = 1024
+
+#: How many rows of a :class:`GameTable` its notebook display shows.
+HEAD = 5
+
+#: Summary fields, in display order, with their labels in notebooks.
+_LABELS = {
+    "p_first_wins": "P(A wins)",
+    "p_second_wins": "P(B wins)",
+    "p_tie": "P(tie)",
+    "p_cycle": "P(endless)",
+    "p_capped": "P(capped)",
+    "mean_battles": "mean battles",
+    "median_battles": "median battles",
+    "mean_plays": "mean plays",
+    "mean_wars": "mean wars",
+}
 
 
 def _np() -> Any:
@@ -158,7 +176,12 @@ def _median(values: Sequence[float], z: float) -> Estimate:
 class Summary:
     """Summary statistics of a table, each with a confidence interval.
 
-    Lengths (battles, plays) are over the games that end: won, lost or tied.
+    Lengths (battles, plays) are over the games that end: won, lost or tied.  In Jupyter
+    it shows as a table of estimates and interval ends:
+
+    >>> html = simulate(300, "standard", seed=1).summary()._repr_html_()
+    >>> html.startswith("<table><caption>300 games (95% confidence intervals")
+    True
     """
 
     games: int
@@ -191,6 +214,16 @@ class Summary:
             lines.append(f"  {name:<15} {getattr(self, name)}")
         return "\n".join(lines)
 
+    def _repr_html_(self) -> str:
+        """Each statistic with its interval, as an HTML table (for Jupyter)."""
+        rows = []
+        for name, label in _LABELS.items():
+            est: Estimate = getattr(self, name)
+            rows.append([label, est.value, est.low, est.high])
+        caption = (f"{self.games:,} games ({self.confidence:.0%} confidence intervals; "
+                   "lengths over the games that end)")
+        return html_table(["statistic", "estimate", "low", "high"], rows, caption=caption)
+
 
 @dataclass(frozen=True)
 class Group:
@@ -203,13 +236,50 @@ class Group:
     p_first_wins: Estimate
     mean_battles: Estimate
 
+    @property
+    def label(self) -> str:
+        """The group's range of ``by`` as text: ``"3"``, or ``"64 to 78"``."""
+        return f"{self.low:g}" if self.low == self.high else f"{self.low:g} to {self.high:g}"
+
+    def _repr_html_(self) -> str:
+        """The group as a one-row HTML table (for Jupyter)."""
+        return _groups_html([self])
+
+
+class Groups(list[Group]):
+    """The groups of :meth:`GameTable.grouped`: a list, shown in Jupyter as one table.
+
+    >>> groups = simulate(2000, "standard", seed=5).grouped("aces", bins=None)
+    >>> [g.label for g in groups], "<th>aces</th>" in groups._repr_html_()
+    (['0', '1', '2', '3', '4'], True)
+    """
+
+    def _repr_html_(self) -> str:
+        """One row per group: its range, games, P(A wins) with its interval, mean length."""
+        return _groups_html(self)
+
+
+def _groups_html(groups: Sequence[Group]) -> str:
+    by = groups[0].by if groups else "group"
+    rows = [[g.label, g.games, g.p_first_wins.value, g.p_first_wins.low, g.p_first_wins.high,
+             g.mean_battles.value] for g in groups]
+    headers = [by, "games", "P(A wins)", "low", "high", "mean battles"]
+    return html_table(headers, rows, caption=f"P(A wins) by {by}")
+
 
 @dataclass(frozen=True, eq=False)
 class GameTable:
     """One row per game: ``winner`` (``"A"``, ``"B"``, ``"tie"``, ``"cycle"``, ``"capped"``),
     ``battles``, ``plays``, ``wars``, and A's starting hand: ``strength`` (sum of ranks),
     ``aces`` (top cards), ``deuces``; ``traces`` (A's pile size after every battle) when
-    asked for.  Columns are NumPy arrays; ``winner`` holds codes into ``OUTCOMES``."""
+    asked for.  Columns are NumPy arrays; ``winner`` holds codes into ``OUTCOMES``.
+
+    In Jupyter a table shows its size, the count of each outcome and its first
+    :data:`HEAD` rows (never the millions of a big run):
+
+    >>> print(simulate(300, "standard", seed=1)._repr_html_().split("<thead>")[0])
+    <table><caption>300 games of War (13 ranks x 4 suits, seed 1): A 148, B 152; first 5 shown</caption>
+    """
 
     rules: Rules
     seed: int
@@ -258,12 +328,34 @@ class GameTable:
 
     def rows(self) -> Iterator[dict[str, Any]]:
         """The table as dicts, one per game."""
+        return self._rows(None)
+
+    def head(self, n: int = HEAD) -> list[dict[str, Any]]:
+        """The first ``n`` games as dicts (cheap on any size of table).
+
+        >>> simulate(3, "standard", seed=3).head(1)[0]["game"]
+        0
+        """
+        return list(self._rows(max(0, n)))
+
+    def _rows(self, stop: int | None) -> Iterator[dict[str, Any]]:
         names = OUTCOMES
-        for i, (w, b, p, wr, s, a, d) in enumerate(zip(
-                self.winner_code.tolist(), self.battles.tolist(), self.plays.tolist(), self.wars.tolist(),
-                self.strength.tolist(), self.aces.tolist(), self.deuces.tolist(), strict=False)):
+        columns = (self.winner_code, self.battles, self.plays, self.wars,
+                   self.strength, self.aces, self.deuces)
+        for i, (w, b, p, wr, s, a, d) in enumerate(zip(*(c[:stop].tolist() for c in columns), strict=True)):
             yield {"game": i, "winner": names[w], "battles": b, "plays": p, "wars": wr,
                    "strength": s, "aces": a, "deuces": d}
+
+    def _repr_html_(self) -> str:
+        """The size, the outcome counts and the first :data:`HEAD` rows, as HTML (for Jupyter)."""
+        counts = ", ".join(f"{o} {self.count(o):,}" for o in OUTCOMES if self.count(o))
+        shown = min(HEAD, len(self))
+        caption = (f"{len(self):,} games of War ({self.ranks} ranks x {self.suits} suits, seed {self.seed})"
+                   f"{': ' + counts if counts else ''}{f'; first {shown} shown' if shown else ''}")
+        rows: list[list[object]] = [[row[c] for c in self.columns] for row in self.head(HEAD)]
+        if len(self) > shown:
+            rows.append(["\u2026"] * len(self.columns))
+        return html_table(self.columns, rows, caption=caption)
 
     def to_csv(self, target: str | Path | IO[str]) -> None:
         """Write the table as CSV (with a ``trace`` column, ``;``-separated, when traced).
@@ -323,7 +415,7 @@ class GameTable:
         )
 
     def grouped(self, by: str = "strength", bins: int | Sequence[float] | None = 5,
-                confidence: float = 0.95) -> list[Group]:
+                confidence: float = 0.95) -> Groups:
         """P(A wins) and the mean length by groups of a starting-hand column: ``bins``
         equal-count groups, explicit edges, or None for one group per value.
 
@@ -348,7 +440,7 @@ class GameTable:
         else:
             cuts = [float(x) for x in bins]
             edges = list(itertools.pairwise(cuts))
-        groups = []
+        groups = Groups()
         a_code = OUTCOMES.index("A")
         finished = self._finished()
         for i, (low, high) in enumerate(edges):
