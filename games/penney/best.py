@@ -16,19 +16,25 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from drawdsl import InvalidArgument
+from drawdsl.html import fields, latex_fraction, table
 from games.penney.patterns import Weights, all_patterns, check_alphabet, check_patterns, contains_another
 from games.penney.race import Races, odds_text
 
-__all__ = ["Reply", "best_replies", "best_reply_table", "second_player_edge", "odds_text"]
+__all__ = ["Reply", "ReplyTable", "best_replies", "best_reply_table", "second_player_edge", "odds_text"]
 
 
 @dataclass(frozen=True)
 class Reply:
-    """The best replies (every pattern reaching the best chance) and that chance of winning.
+    r"""The best replies (every pattern reaching the best chance) and that chance of winning.
 
     >>> reply = best_replies("HHT")
     >>> reply.patterns, reply.probability, reply.odds
     (('THH',), Fraction(3, 4), '3:1')
+
+    In Jupyter it shows as a table (HTML), or as the one fraction (LaTeX):
+
+    >>> print(reply._repr_latex_())
+    $\text{THH: best chance} = \frac{3}{4} \approx 0.75$
     """
 
     patterns: tuple[str, ...]
@@ -41,6 +47,29 @@ class Reply:
 
     def __repr__(self) -> str:
         return f"Reply({self.patterns!r}, {self.probability})"
+
+    def _repr_html_(self) -> str:
+        """The patterns, the chance (exact, with its decimal) and the odds, as HTML."""
+        rows = [("patterns", ", ".join(self.patterns)), ("P(wins)", self.probability), ("odds", self.odds)]
+        return fields(rows, caption="best chance")
+
+    def _repr_latex_(self) -> str:
+        """The chance as one exact fraction with its decimal, labelled by the patterns."""
+        return latex_fraction(self.probability, f"{', '.join(self.patterns)}: best chance")
+
+
+class ReplyTable(dict[str, Reply]):
+    """First choice -> the second player's :class:`Reply`: a dict, shown in Jupyter as one table.
+
+    >>> replies = best_reply_table(2)
+    >>> replies["HH"], "<td>HH</td><td>TH</td>" in replies._repr_html_()
+    (Reply(('TH',), 3/4), True)
+    """
+
+    def _repr_html_(self) -> str:
+        """One row per first choice: its best replies, their chance and the odds."""
+        rows = [[first, ", ".join(r.patterns), r.probability, r.odds] for first, r in self.items()]
+        return table(["first", "best replies", "P(wins)", "odds"], rows, caption="best replies")
 
 
 def best_replies(
@@ -90,17 +119,17 @@ def best_replies(
     return Reply(tuple(best), top)
 
 
-def best_reply_table(length: int = 3, alphabet: str = "HT", weights: Weights = None) -> dict[str, Reply]:
+def best_reply_table(length: int = 3, alphabet: str = "HT", weights: Weights = None) -> ReplyTable:
     """For every first choice of ``length`` symbols, the second player's best replies.
 
     >>> {first: reply.odds for first, reply in best_reply_table(2).items()}
     {'HH': '3:1', 'HT': '1:1', 'TH': '1:1', 'TT': '3:1'}
     """
     races = Races(alphabet, weights)
-    return {
-        first: best_replies(first, length=length, alphabet=races.alphabet, races=races)
+    return ReplyTable(
+        (first, best_replies(first, length=length, alphabet=races.alphabet, races=races))
         for first in all_patterns(length, races.alphabet)
-    }
+    )
 
 
 def second_player_edge(length: int = 3, alphabet: str = "HT", weights: Weights = None) -> Reply:

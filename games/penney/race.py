@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from drawdsl import Distribution, InvalidArgument, Spec, Weighted, chances, done, fail, loop
+from drawdsl.html import table, text
 from games.penney.patterns import Automaton, Weights, check_alphabet, check_patterns, source
 
 __all__ = [
@@ -125,6 +126,13 @@ class Odds:
     >>> result = odds("HTH", "HHT")
     >>> result.wins["HHT"], result.expected_length
     (Fraction(2, 3), Fraction(6, 1))
+
+    In Jupyter it shows as a table of exact chances with their decimals and odds:
+
+    >>> print(result._repr_html_())  # doctest: +ELLIPSIS
+    <table><caption>race: 6 flips expected</caption><thead>...<th>P(first)</th><th>odds</th>...
+    <tr><td>HTH</td><td>1/3 <small>(&asymp; 0.333333)</small></td><td>1:2</td></tr>
+    <tr><td>HHT</td><td>2/3 <small>(&asymp; 0.666667)</small></td><td>2:1</td></tr></tbody></table>
     """
 
     wins: dict[str, Fraction]
@@ -133,6 +141,13 @@ class Odds:
     def __repr__(self) -> str:
         body = ", ".join(f"{pattern!r}: {p}" for pattern, p in self.wins.items())
         return f"Odds({{{body}}}, expected_length={self.expected_length})"
+
+    def _repr_html_(self) -> str:
+        """Each pattern's chance of appearing first (exact, with its decimal) and odds; the
+        expected length in the caption."""
+        rows = [[pattern, p, odds_text(p)] for pattern, p in self.wins.items()]
+        caption = f"race: {text(self.expected_length)} flips expected"
+        return table(["pattern", "P(first)", "odds"], rows, caption=caption)
 
 
 class Races:

@@ -24,20 +24,28 @@ from fractions import Fraction
 from typing import IO
 
 from drawdsl.files import atomic_text
+from drawdsl.html import latex_fraction, table
 from games.penney.patterns import Weights, all_patterns
 from games.penney.race import Races
 
-__all__ = ["Matchup", "pair_table", "write_csv", "best_reply_graph", "best_reply_cycles"]
+__all__ = ["Matchup", "Matchups", "pair_table", "write_csv", "best_reply_graph", "best_reply_cycles"]
 
 CSV_COLUMNS = ("first", "second", "first_wins", "second_wins", "second_wins_float")
+#: How many matchups a notebook shows of a longer table.
+HTML_ROWS = 100
 
 
 @dataclass(frozen=True)
 class Matchup:
-    """One ordered matchup of a two-player race: the chance that ``second`` appears first.
+    r"""One ordered matchup of a two-player race: the chance that ``second`` appears first.
 
     >>> Matchup("HHH", "THH", Fraction(7, 8)).first_wins
     Fraction(1, 8)
+
+    In Jupyter: a one-row table (HTML), or the second player's chance (LaTeX):
+
+    >>> print(Matchup("HHH", "THH", Fraction(7, 8))._repr_latex_())
+    $\text{P(THH before HHH)} = \frac{7}{8} \approx 0.875$
     """
 
     first: str
@@ -52,10 +60,41 @@ class Matchup:
     def __repr__(self) -> str:
         return f"Matchup({self.first!r}, {self.second!r}, {self.second_wins})"
 
+    def _repr_html_(self) -> str:
+        """The matchup as a one-row HTML table, both chances exact with their decimals."""
+        return _matchups_html([self])
+
+    def _repr_latex_(self) -> str:
+        """The chance that ``second`` appears first, as one exact fraction with its decimal."""
+        return latex_fraction(self.second_wins, f"P({self.second} before {self.first})")
+
+
+class Matchups(list[Matchup]):
+    """The rows of :func:`pair_table`: a list, shown in Jupyter as one table (its first
+    :data:`HTML_ROWS` rows when longer).
+
+    >>> html = pair_table(2)._repr_html_()
+    >>> html.count("<tr>"), "<td>HH</td><td>TH</td><td>1/4" in html
+    (13, True)
+    """
+
+    def _repr_html_(self) -> str:
+        """One row per matchup: both patterns and both chances."""
+        return _matchups_html(self)
+
+
+def _matchups_html(rows: Sequence[Matchup]) -> str:
+    shown: list[list[object]] = [[m.first, m.second, m.first_wins, m.second_wins] for m in rows[:HTML_ROWS]]
+    caption = f"{len(rows)} ordered matchup{'s' if len(rows) != 1 else ''}"
+    if len(rows) > HTML_ROWS:
+        caption += f"; first {HTML_ROWS} shown"
+        shown.append(["\u2026"] * 4)
+    return table(["first", "second", "P(first wins)", "P(second wins)"], shown, caption=caption)
+
 
 def pair_table(
     length: int, alphabet: str = "HT", weights: Weights = None, executor: Executor | None = None
-) -> list[Matchup]:
+) -> Matchups:
     """Every ordered pair of distinct patterns of ``length`` symbols, with exact odds.
 
     Rows are sorted by first pattern, then second.  Each unordered pair (up to renaming
@@ -68,7 +107,7 @@ def pair_table(
     races = Races(alphabet, weights)
     patterns = all_patterns(length, races.alphabet)
     races.solve_all(itertools.combinations(patterns, 2), executor)
-    rows = []
+    rows = Matchups()
     for first in patterns:
         for second in patterns:
             if first != second:
