@@ -11,6 +11,7 @@ Cards({'r': 26, 'b': 26})
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
@@ -46,6 +47,20 @@ def _check_count(card: object, count: object, where: str) -> int:
     return count
 
 
+#: The most cards a deck may hold: ``len()`` cannot report more (``sys.maxsize``, 2**63 - 1).
+MAX_CARDS = sys.maxsize
+
+
+def _check_size(size: int, where: str) -> int:
+    if size > MAX_CARDS:
+        raise InvalidArgument(
+            f"{where}: the deck would hold {size} cards, more than {MAX_CARDS} "
+            "(2**63 - 1, the most len() can report); use a Weighted source for "
+            "draws from a practically endless supply"
+        )
+    return size
+
+
 class Cards(Generic[C]):
     """An immutable, hashable multiset of cards.
 
@@ -77,7 +92,7 @@ class Cards(Generic[C]):
                 f"cards: expected an iterable of cards or a mapping card -> count, got {cards!r}"
             )
         self._counts = counts
-        self._size = sum(counts.values())
+        self._size = _check_size(sum(counts.values()), "counts" if isinstance(cards, Mapping) else "cards")
         self._hash: int | None = None
 
     @classmethod
@@ -137,7 +152,9 @@ class Cards(Generic[C]):
         Cards({'b': 1})
         """
         have = self._counts.get(card, 0)
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"remove: n must be a non-negative int, got {n!r} ({type(n).__name__})")
+        if n < 0:
             raise InvalidArgument(f"remove: n must be a non-negative int, got {n!r}")
         if n > have:
             raise InvalidArgument(
@@ -170,6 +187,7 @@ class Cards(Generic[C]):
         counts = dict(self._counts)
         for card, n in Cards(other).items():
             counts[card] = counts.get(card, 0) + n
+        _check_size(sum(counts.values()), "+")
         return Cards._trusted(counts)
 
     def map(self, aspect: Callable[[C], D]) -> Cards[D]:

@@ -426,6 +426,10 @@ def sequence(specs: Iterable[Spec[V]]) -> Spec[tuple[V, ...]]:
     """
     if isinstance(specs, Spec):
         raise TypeError("sequence: specs must be an iterable of specs, got a single spec; wrap it in a list")
+    if not isinstance(specs, Iterable):
+        raise TypeError(
+            f"sequence: specs must be an iterable of specs, got {specs!r} ({type(specs).__name__})"
+        )
     items = tuple(_check_spec(s, "sequence", "specs") for s in specs)
     if not items:
         return _Done(())
@@ -440,5 +444,17 @@ def replicate(n: int, spec: Spec[V]) -> Spec[tuple[V, ...]]:
     Fraction(1, 3)
     """
     _positive("replicate", "n", n, minimum=0)
-    return sequence([_check_spec(spec, "replicate", "spec")] * n)
+    _check_spec(spec, "replicate", "spec")
+    if n == 0:
+        return _Done(())
+    # Unfolded one run at a time, so replicate(10**30, spec) costs nothing until it runs.
+    return _Bind(spec, _Step(_replicate_next, spec, n, ()))
+
+
+def _replicate_next(params: tuple[Spec[Any], int, tuple[Any, ...]], value: Any) -> Spec[Any]:
+    spec, n, acc = params
+    acc = acc + (value,)
+    if len(acc) == n:
+        return _Done(acc)
+    return _Bind(spec, _Step(_replicate_next, spec, n, acc))
 

@@ -136,6 +136,7 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
         """
         if predicate is None:
             return self.success
+        _callable("probability", "predicate", predicate)
         return sum((p for v, p in self._probs.items() if predicate(v)), Fraction(0))
 
     def expectation(self, f: Callable[[V], Any] | None = None) -> Fraction:
@@ -151,6 +152,8 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
                 f"expectation: the spec fails with probability {self._failure}, so the mean "
                 "is not defined; use .given_success().expectation() for the mean over successes"
             )
+        if f is not None:
+            _callable("expectation", "f", f)
         total = Fraction(0)
         for v, p in self._probs.items():
             x: Any = v if f is None else f(v)
@@ -176,6 +179,7 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
         >>> Distribution({1: Fraction(1, 2), -1: Fraction(1, 2)}).map(abs)
         Distribution({1: 1})
         """
+        _callable("map", "f", f)
         probs: dict[W, Fraction] = {}
         for v, p in self._probs.items():
             w = f(v)
@@ -188,7 +192,9 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
         >>> Distribution({"a": Fraction(1, 4), "b": Fraction(3, 4)}).most_likely()
         [('b', Fraction(3, 4))]
         """
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"most_likely: n must be a positive int, got {n!r} ({type(n).__name__})")
+        if n < 1:
             raise InvalidArgument(f"most_likely: n must be a positive int, got {n!r}")
         items = _ordered(list(self._probs.items()))
         return sorted(items, key=lambda item: -item[1])[:n]
@@ -243,6 +249,13 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
             r"$\begin{array}{lrr}\text{outcome} & P & \approx \\ \hline "
             + " ".join(rows)
             + r"\end{array}$"
+        )
+
+
+def _callable(method: str, arg: str, value: object) -> None:
+    if not callable(value):
+        raise TypeError(
+            f"{method}: {arg} must be a function of the outcome, got {value!r} ({type(value).__name__})"
         )
 
 

@@ -15,21 +15,31 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Mapping
+from concurrent.futures import Executor
 from fractions import Fraction
 from typing import Any, Final, Generic, TypeVar
 
 from drawdsl.cards import Cards
-from drawdsl.errors import InvalidArgument, add_note
+from drawdsl.errors import InvalidArgument, StateLimitExceeded, add_note
 from drawdsl.html import table
 from drawdsl.sources import Weighted
 from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, whnf
 
-__all__ = ["FAILED", "Tally", "sample", "simulate", "play"]
+__all__ = ["FAILED", "Tally", "sample", "simulate", "play", "DEFAULT_RUN_DRAWS", "BLOCK"]
 
 V = TypeVar("V", bound=Hashable)
+
+#: Cards one random run may read (seen or unseen) before it stops with StateLimitExceeded:
+#: a process over a weighted source that never ends must not run forever.
+DEFAULT_RUN_DRAWS = 1_000_000
+
+#: Runs per block in :func:`simulate`: block ``i`` has its own seed, derived from the
+#: seed and ``i`` only, so a tally never depends on how the blocks are spread over workers.
+BLOCK = 10_000
 
 
 class _Failed:
@@ -68,24 +78,43 @@ def _rng(rng: random.Random | int) -> random.Random:
     return random.Random(rng)
 
 
-def _walk(spec: Spec[Any], next_card: Any, avail: float) -> Any:
-    """Run ``spec`` reading cards from ``next_card()``; ``avail`` cards are left."""
-    head = whnf(spec, avail)
-    while True:
-        t = type(head)
-        if t is _Draw:
-            card = next_card()
-            avail -= 1
-            k = head.k  # type: ignore[attr-defined]
-            head = whnf(_spec_or_raise(k(card), k, "the continuation"), avail)
-        elif t is _Any:
-            next_card()
-            avail -= 1
-            head = whnf(head.next, avail)  # type: ignore[attr-defined]
-        elif t is _Done:
-            return head.value  # type: ignore[attr-defined]
-        else:
-            return FAILED
+def _walk(spec: Spec[Any], next_card: Any, avail: float, max_draws: float = float("inf")) -> Any:
+    """Run ``spec`` reading cards from ``next_card()``; ``avail`` cards are left.
+
+    An exception from the user's own functions propagates unchanged, with a note
+    saying after which draw and on which card it was raised.
+    """
+    draws = 0
+    card: Any = None
+    try:
+        head = whnf(spec, avail)
+        while True:
+            t = type(head)
+            if t is _Draw or t is _Any:
+                if draws >= max_draws:
+                    raise StateLimitExceeded(
+                        f"the run is still drawing after max_draws={max_draws} cards; pass a larger "
+                        "max_draws, or make sure the process ends (a spec that can draw forever "
+                        "never finishes a random run)"
+                    )
+                card = next_card()
+                draws += 1
+                avail -= 1
+                if t is _Draw:
+                    k = head.k  # type: ignore[attr-defined]
+                    head = whnf(_spec_or_raise(k(card), k, "the continuation"), avail)
+                else:
+                    head = whnf(head.next, avail)  # type: ignore[attr-defined]
+            elif t is _Done:
+                return head.value  # type: ignore[attr-defined]
+            else:
+                return FAILED
+    except StateLimitExceeded:
+        raise
+    except Exception as err:
+        where = f"after draw {draws} (card {card!r})" if draws else "before the first draw"
+        add_note(err, f"drawdsl: raised while running the spec {where}")
+        raise
 
 
 def play(spec: Spec[V], deal: Iterable[Any]) -> V | _Failed:
@@ -97,6 +126,13 @@ def play(spec: Spec[V], deal: Iterable[Any]) -> V | _Failed:
     >>> play(draw_where(lambda c: c == "A"), "KA")
     FAILED
     """
+    if not isinstance(spec, Spec):
+        raise TypeError(f"play: spec must be a Spec, got {spec!r} ({type(spec).__name__})")
+    if not isinstance(deal, Iterable):
+        raise TypeError(
+            f"play: deal must be an iterable of cards in the order they are turned, got {deal!r} "
+            f"({type(deal).__name__})"
+        )
     cards = list(deal)
     it = iter(cards)
     return _walk(spec, it.__next__, len(cards))  # type: ignore[no-any-return]
@@ -136,10 +172,28 @@ def _weighted_drawer(source: Weighted[Any], rng: random.Random) -> Any:
     return next_card
 
 
-def sample(spec: Spec[V], source: Cards[Any] | Weighted[Any], rng: random.Random | int) -> V | _Failed:
+def _run_limit(max_draws: int | None) -> int:
+    if max_draws is None:
+        return DEFAULT_RUN_DRAWS
+    if isinstance(max_draws, bool) or not isinstance(max_draws, int):
+        raise TypeError(f"max_draws must be an int, got {max_draws!r} ({type(max_draws).__name__})")
+    if max_draws <= 0:
+        raise InvalidArgument(f"max_draws must be a positive int, got {max_draws}")
+    return max_draws
+
+
+def sample(
+    spec: Spec[V],
+    source: Cards[Any] | Weighted[Any],
+    rng: random.Random | int,
+    *,
+    max_draws: int | None = None,
+) -> V | _Failed:
     """One random run of ``spec`` on ``source``: its value, or ``FAILED``.
 
-    ``rng`` is a ``random.Random`` (advanced by the call) or an int seed.
+    ``rng`` is a ``random.Random`` (advanced by the call) or an int seed.  A run that
+    reads more than ``max_draws`` cards (default :data:`DEFAULT_RUN_DRAWS`) stops with
+    :class:`~drawdsl.StateLimitExceeded`: a process that never ends cannot hang.
 
     >>> from drawdsl import coin, draw
     >>> sample(draw(), coin(), rng=3) in ("H", "T")
@@ -147,11 +201,12 @@ def sample(spec: Spec[V], source: Cards[Any] | Weighted[Any], rng: random.Random
     """
     if not isinstance(spec, Spec):
         raise TypeError(f"sample: spec must be a Spec, got {spec!r}")
+    limit = _run_limit(max_draws)
     r = _rng(rng)
     if isinstance(source, Cards):
-        return _walk(spec, _deck_drawer(source, r), len(source))  # type: ignore[no-any-return]
+        return _walk(spec, _deck_drawer(source, r), len(source), limit)  # type: ignore[no-any-return]
     if isinstance(source, Weighted):
-        return _walk(spec, _weighted_drawer(source, r), float("inf"))  # type: ignore[no-any-return]
+        return _walk(spec, _weighted_drawer(source, r), float("inf"), limit)  # type: ignore[no-any-return]
     raise TypeError(
         f"sample: source must be Cards or Weighted, got {source!r} ({type(source).__name__})"
     )
@@ -168,6 +223,13 @@ class Tally(Mapping[V, int], Generic[V]):
     __slots__ = ("_counts", "failures", "n")
 
     def __init__(self, counts: Mapping[V, int], failures: int = 0) -> None:
+        if not isinstance(counts, Mapping):
+            raise TypeError(f"Tally: counts must be a mapping outcome -> count, got {counts!r}")
+        for outcome, count in [*counts.items(), ("failures", failures)]:
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise TypeError(f"Tally: {outcome!r} has count {count!r}; counts must be ints")
+            if count < 0:
+                raise InvalidArgument(f"Tally: {outcome!r} has count {count}; counts must be >= 0")
         self._counts = dict(counts)
         self.failures = failures
         self.n = sum(self._counts.values()) + failures
@@ -208,8 +270,51 @@ class Tally(Mapping[V, int], Generic[V]):
         return table(["outcome", "runs", "frequency"], rows, caption=f"{self.n} runs")
 
 
-def simulate(spec: Spec[V], source: Cards[Any] | Weighted[Any], n: int, seed: int) -> Tally[V]:
-    """Run ``spec`` on ``n`` random deals from a ``random.Random(seed)``; same seed, same tally.
+def _block_seed(seed: int, block: int) -> int:
+    """Block 0 uses the seed itself (so a short run is plain ``random.Random(seed)``);
+    block ``i`` a number derived from ``(seed, i)`` alone, the same on every platform."""
+    if block == 0:
+        return seed
+    digest = hashlib.sha256(f"drawdsl.simulate {seed} {block}".encode()).digest()
+    return int.from_bytes(digest, "big")
+
+
+def _run_block(
+    job: tuple[Any, ...],
+) -> tuple[Counter[Any], int]:
+    """``count`` runs with one generator: (outcome counts, failures).  Module level: it pickles."""
+    spec, source, rng, count, max_draws = job
+    counts: Counter[Any] = Counter()
+    failures = 0
+    for _ in range(count):
+        value = sample(spec, source, rng, max_draws=max_draws)
+        if value is FAILED:
+            failures += 1
+        else:
+            counts[value] += 1
+    return counts, failures
+
+
+def simulate(
+    spec: Spec[V],
+    source: Cards[Any] | Weighted[Any],
+    n: int,
+    seed: int,
+    *,
+    max_draws: int | None = None,
+    executor: Executor | None = None,
+    chunk: int = BLOCK,
+) -> Tally[V]:
+    """Run ``spec`` on ``n`` random deals; same seed, same tally.
+
+    The runs are cut into blocks of ``chunk`` runs; block 0 draws from
+    ``random.Random(seed)`` and block ``i`` from a generator seeded by ``(seed, i)``,
+    so the tally depends on ``seed``, ``n`` and ``chunk`` only: never on the
+    ``executor`` (a ``concurrent.futures`` executor running the blocks in parallel)
+    or its number of workers.  With an executor the spec and source must pickle
+    (module-level functions, not lambdas).  ``seed`` may also be a ``random.Random``,
+    used for all the runs in one stream (without an executor).  ``max_draws`` bounds
+    the cards of one run, as in :func:`sample`.
 
     >>> from drawdsl import coin, draw
     >>> simulate(draw(), coin(), n=1000, seed=5) == simulate(draw(), coin(), n=1000, seed=5)
@@ -219,20 +324,53 @@ def simulate(spec: Spec[V], source: Cards[Any] | Weighted[Any], n: int, seed: in
         raise TypeError(f"simulate: n must be an int, got {n!r}")
     if n < 0:
         raise InvalidArgument(f"simulate: n must be >= 0, got {n}")
-    rng = _rng(seed)
+    if isinstance(chunk, bool) or not isinstance(chunk, int):
+        raise TypeError(f"simulate: chunk must be an int, got {chunk!r} ({type(chunk).__name__})")
+    if chunk < 1:
+        raise InvalidArgument(f"simulate: chunk must be >= 1, got {chunk}")
+    if not isinstance(spec, Spec):
+        raise TypeError(f"simulate: spec must be a Spec, got {spec!r}")
+    if not isinstance(source, (Cards, Weighted)):
+        raise TypeError(
+            f"simulate: source must be Cards or Weighted, got {source!r} ({type(source).__name__})"
+        )
+    limit = _run_limit(max_draws)
+    if isinstance(seed, random.Random):
+        if executor is not None:
+            raise TypeError(
+                "simulate: with an executor, seed must be an int (each block derives its own "
+                "generator from it), not a random.Random"
+            )
+        jobs: Iterable[tuple[Any, ...]] = [(spec, source, seed, n, limit)]
+    else:
+        _rng(seed)  # the same checks and message as sample's rng
+        jobs = (
+            (spec, source, random.Random(_block_seed(seed, i)), min(chunk, n - start), limit)
+            for i, start in enumerate(range(0, n, chunk))
+        )
     counts: Counter[Any] = Counter()
     failures = 0
-    done = 0
+    finished = 0
     try:
-        for done in range(n):  # noqa: B007 - read after an interrupt
-            value = sample(spec, source, rng)
-            if value is FAILED:
-                failures += 1
-            else:
-                counts[value] += 1
+        if executor is None:
+            # One block at a time in this process; a Ctrl-C says how many deals were done.
+            for job in jobs:
+                rng, count = job[2], job[3]
+                for _ in range(count):
+                    value = sample(spec, source, rng, max_draws=limit)
+                    if value is FAILED:
+                        failures += 1
+                    else:
+                        counts[value] += 1
+                    finished += 1
+        else:
+            # Merged in block order, so even the order of first appearance is the same.
+            for block_counts, block_failures in executor.map(_run_block, jobs):
+                counts.update(block_counts)
+                failures += block_failures
+                finished += sum(block_counts.values()) + block_failures
     except KeyboardInterrupt as err:
         # Ctrl-C: say how far the run got (the command line prints it in one line).
-        add_note(err, f"drawdsl: simulate had finished {done:,} of {n:,} deals")
+        add_note(err, f"drawdsl: simulate had finished {finished:,} of {n:,} deals")
         raise
     return Tally(counts, failures)
-

@@ -154,4 +154,13 @@ def die(sides: int = 6) -> Weighted[int]:
         raise TypeError(f"die: sides must be an int, got {sides!r}")
     if sides < 1:
         raise InvalidArgument(f"die: sides must be >= 1, got {sides}")
+    if sides > MAX_SIDES:
+        raise InvalidArgument(
+            f"die: sides must be at most {MAX_SIDES:,} (a weighted source stores every face), "
+            f"got {sides}; map the faces to the aspect the spec looks at instead"
+        )
     return Weighted(range(1, sides + 1))
+
+
+#: The most faces :func:`die` builds (each face is stored; a million take about 100 MB).
+MAX_SIDES = 1_000_000

@@ -332,10 +332,41 @@ def draw_any(n: int = 1) -> Spec[None]:
         raise TypeError(f"draw_any: n must be an int, got {n!r}")
     if n < 0:
         raise InvalidArgument(f"draw_any: n must be >= 0, got {n}")
+    if n > _EAGER_DISCARDS:
+        return _Discards(n)  # built lazily: draw_any(10**30) costs nothing until it runs
     spec: Spec[None] = _Done(None)
     for _ in range(n):
         spec = _Any(spec)
     return spec
+
+
+#: Up to this many discards, draw_any builds its chain of unseen draws at once.
+_EAGER_DISCARDS = 64
+
+
+class _Discards(Spec[None]):
+    """``n`` unseen draws, unfolded one at a time (a huge ``n`` never builds a huge chain)."""
+
+    __slots__ = ("n", "_hash")
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self._hash = hash(("discards", n))
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is _Discards and self.n == other.n)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"draw_any({self.n})"
+
+    def _expand(self, avail: float) -> Spec[Any]:
+        # No shortcut when n > avail: under or_else the other side keeps reading the
+        # cards this side discards, so the discards must run out card by card.
+        rest: Spec[None] = _Discards(self.n - 1) if self.n - 1 > _EAGER_DISCARDS else draw_any(self.n - 1)
+        return _Any(rest)
 
 
 # --------------------------------------------------------------------------- composites
