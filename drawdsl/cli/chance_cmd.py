@@ -27,13 +27,16 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from drawdsl import Cards, DrawdslError, InvalidArgument, Spec, chances, simulate
-from drawdsl.cli.common import fraction_text, positive_int
+from drawdsl.cli.common import add_note, approx, bounded_int, fraction_text, one_line, positive_int
 from drawdsl.deck_text import DECK_HELP, parse_deck
 from drawdsl.exact import DEFAULT_MAX_STATES
 
 __all__ = ["add_commands", "load_spec"]
 
 _BAR = 30  # characters of the longest bar
+#: The most deals one ``drawdsl sample`` runs: deals are played one by one in Python
+#: (thousands a second), so more would take hours.
+MAX_DEALS = 10_000_000
 _MISSING = object()
 
 
@@ -53,13 +56,6 @@ def _deck_arg(text: str) -> _Deck:
         raise argparse.ArgumentTypeError(str(err).removeprefix("deck: ")) from None
 
 
-def _one_line(err: BaseException) -> str:
-    """``Type: message`` plus any notes, on one line."""
-    notes = [str(note).removeprefix("drawdsl: ") for note in getattr(err, "__notes__", ())]
-    text = f"{type(err).__name__}: {err}" + "".join(f" ({note})" for note in notes)
-    return " ".join(text.split())
-
-
 @contextmanager
 def _user_module(path: Path) -> Iterator[ModuleType]:
     """Import ``path`` as a fresh module (its folder importable meanwhile), then forget it."""
@@ -75,8 +71,8 @@ def _user_module(path: Path) -> Iterator[ModuleType]:
     try:
         try:
             loader.exec_module(module)
-        except Exception as err:
-            raise UserCodeError(f"{path} raised on import: {_one_line(err)}") from None
+        except (Exception, SystemExit) as err:  # sys.exit() in the file is its own failure too
+            raise UserCodeError(f"{path} raised on import: {one_line(err)}") from None
         yield module
     finally:
         sys.modules.pop(name, None)
@@ -122,8 +118,8 @@ def load_spec(module: ModuleType, name: str, where: str) -> Spec[Any]:
         pass
     try:
         result = obj()
-    except Exception as err:
-        raise UserCodeError(f"{name}() in {where} raised: {_one_line(err)}") from None
+    except (Exception, SystemExit) as err:
+        raise UserCodeError(f"{name}() in {where} raised: {one_line(err)}") from None
     if not isinstance(result, Spec):
         raise InvalidArgument(
             f"{name}() in {where} returned {reprlib.repr(result)} ({type(result).__name__}), not a spec; "
@@ -187,18 +183,35 @@ def _spec_from(target: str) -> Iterator[tuple[Spec[Any], str]]:
         yield load_spec(module, name, str(path)), name
 
 
-def _evaluating(err: Exception, name: str, deck: _Deck) -> UserCodeError:
-    return UserCodeError(f"{name} raised on --deck {deck.text}: {_one_line(err)}")
+def _evaluating(err: BaseException, name: str, deck: _Deck) -> UserCodeError:
+    return UserCodeError(f"{name} raised on --deck {deck.text}: {one_line(err)}")
+
+
+class _Reached:
+    """How far an exact evaluation got (its progress callback), for an interrupt's message."""
+
+    def __init__(self) -> None:
+        self.draws = 0
+        self.states = 1
+
+    def update(self, draws: int, states: int) -> None:
+        self.draws, self.states = draws, states
 
 
 def _chance(args: argparse.Namespace) -> int:
     deck: _Deck = args.deck
+    reached = _Reached()
     with _spec_from(args.target) as (spec, name):
         try:
-            dist = chances(spec, deck.cards, symmetric=args.symmetric, max_states=args.max_states)
+            dist = chances(spec, deck.cards, symmetric=args.symmetric, max_states=args.max_states,
+                           progress=reached.update)
+        except KeyboardInterrupt as err:
+            add_note(err, f"exact evaluation had reached draw {reached.draws} "
+                          f"with {reached.states:,} live states")
+            raise
         except DrawdslError:
             raise
-        except Exception as err:
+        except (Exception, SystemExit) as err:
             raise _evaluating(err, name, deck) from None
     items = _by_probability(list(dist.items()))
     shown = items if args.top is None else items[: args.top]
@@ -243,7 +256,7 @@ def _chance(args: argparse.Namespace) -> int:
         print("note: the spec failed on every deal; does it expect the cards this deck holds? (see --deck)")
     if mean is not None:
         given = " given success" if dist.failure else ""
-        print(f"mean{given} = {mean} ~ {float(mean):.6g}")
+        print(f"mean{given} = {mean} ~ {approx(mean)}")
     return 0
 
 
@@ -254,7 +267,7 @@ def _sample(args: argparse.Namespace) -> int:
             tally = simulate(spec, deck.cards, n=args.n, seed=args.seed)
         except DrawdslError:
             raise
-        except Exception as err:
+        except (Exception, SystemExit) as err:
             raise _evaluating(err, name, deck) from None
     counts = _by_probability(list(tally.items()))
     if args.json:
@@ -365,7 +378,8 @@ examples:
     sample.add_argument("target", metavar="FILE.py:NAME", help=_FILE_HELP)
     sample.add_argument("--deck", required=True, type=_deck_arg, metavar="DECK", help=DECK_HELP)
     sample.add_argument(
-        "-n", type=positive_int, default=10_000, metavar="N", help="number of deals (default 10000)"
+        "-n", type=bounded_int(1, MAX_DEALS, "a run plays deals one by one in Python; use several seeds"),
+        default=10_000, metavar="N", help=f"number of deals (default 10000, at most {MAX_DEALS:,})",
     )
     sample.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     sample.add_argument("--json", action="store_true", help="print a JSON object")

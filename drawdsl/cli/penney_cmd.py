@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from fractions import Fraction
 from typing import Any
 
-from drawdsl.cli.common import fraction_text, positive_int
+from drawdsl.cli.common import approx, bounded_int, fraction_text, output_file
+
+#: Bounds that keep one command to seconds or minutes, checked before any work starts.
+MAX_PATTERN_SYMBOLS = 1_000  # all the patterns of one race together
+MAX_ALPHABET = 1_000
+MAX_CANDIDATES = 2_048  # replies ``penney best`` races (2 ** 11)
+MAX_PAIRS = 5_000  # ordered pairs in ``penney table`` (length 6 over HT: 4,032)
+MAX_CARDS = 1_000  # red or black cards
+MAX_CARD_WORK = 300_000  # ``penney cards``: deck shapes x trick counts (26 + 26, 3 players: 236,196)
+_LENGTH = bounded_int(1, 64, "patterns this long have astronomically many candidates")
+_NUMBER = re.compile(r"\s*(\d+(/\d+)?|\d*\.\d+)\s*")
 
 __all__ = ["add_commands"]
 
@@ -17,28 +28,71 @@ def _weights(text: str | None) -> list[Fraction] | None:
     """``"1,1"`` or ``"2/3,1/3"`` -> exact weights (None: equally likely)."""
     if text is None:
         return None
-    try:
-        return [Fraction(part.strip()) for part in text.split(",")]
-    except (ValueError, ZeroDivisionError):
+    parts = text.split(",")
+    # Plain numbers only, each short: "1e999999999" would be an integer of a billion digits.
+    if len(text) > 10_000 or not all(len(part) <= 40 and _NUMBER.fullmatch(part) for part in parts):
+        shown = text if len(text) <= 60 else text[:57] + "..."
         raise ValueError(
-            f"--weights: expected comma-separated integers or fractions such as 1,1 or 2/3,1/3, got {text!r}"
-        ) from None
+            "--weights: expected comma-separated integers, fractions or decimals (at most 40 "
+            f"characters each) such as 1,1 or 2/3,1/3 or 0.25,0.75, got {shown!r}"
+        )
+    try:
+        return [Fraction(part.strip()) for part in parts]
+    except ZeroDivisionError:
+        raise ValueError(f"--weights: a weight in {text!r} divides by zero") from None
+
+
+def _check_patterns(patterns: list[str], alphabet: str) -> None:
+    """Reject races too big to finish in reasonable time, before any work starts."""
+    size = sum(len(p) for p in patterns)
+    if size > MAX_PATTERN_SYMBOLS:
+        raise ValueError(
+            f"the patterns have {size:,} symbols in all, over the command's {MAX_PATTERN_SYMBOLS:,}; "
+            "give fewer or shorter patterns, or call games.penney from Python"
+        )
+    if len(alphabet) > MAX_ALPHABET:
+        raise ValueError(f"--alphabet has {len(alphabet):,} symbols, over the command's {MAX_ALPHABET:,}")
+
+
+def _all_patterns(alphabet: str, length: int) -> int:
+    """How many patterns of ``length`` there are (``length`` is at most 64, so this is quick)."""
+    count: int = len(set(alphabet)) ** length
+    return count
 
 
 def _cards_count(text: str) -> int:
-    """An argparse type: a number of cards (0 or more)."""
+    """An argparse type: a number of cards (0 to MAX_CARDS)."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of cards, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number of cards, got {text[:40]!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a number of cards >= 0, got {value}")
+    if value > MAX_CARDS:
+        shown = f"{value:,}" if value < 10**30 else f"about 10^{len(str(value)) - 1}"
+        raise argparse.ArgumentTypeError(
+            f"expected at most {MAX_CARDS:,} cards, got {shown} (exact results for bigger decks take hours)"
+        )
     return value
+
+
+def _check_cards(patterns: list[str], red: int, black: int, count: str) -> None:
+    """The card version keeps every player's tricks in its state: the work grows as a power."""
+    _check_patterns(patterns, "RB")
+    tricks = (red + black) // 3 + 1 if count != "first" else 1
+    work = (red + 1) * (black + 1) * tricks ** max(1, len(patterns) - 1)
+    if work > MAX_CARD_WORK:
+        raise ValueError(
+            f"{len(patterns)} players with {red} red + {black} black cards need about {work:,} exact "
+            f"states, over the command's {MAX_CARD_WORK:,} (the 52-card game with 3 players needs "
+            "236,196); use fewer players or cards, or --count first"
+        )
 
 
 def _odds(args: argparse.Namespace) -> int:
     from games import penney
 
+    _check_patterns(args.patterns, args.alphabet)
     result = penney.odds(*args.patterns, alphabet=args.alphabet, weights=_weights(args.weights))
     if args.json:
         data: dict[str, str] = {p: fraction_text(q) for p, q in result.wins.items()}
@@ -49,13 +103,21 @@ def _odds(args: argparse.Namespace) -> int:
     for pattern, p in result.wins.items():
         print(f"{pattern:<{width}}  wins {p!s:>12}  ~ {float(p):.6f}")
     length = result.expected_length
-    print(f"expected length: {length} flips ~ {float(length):.6f}")
+    print(f"expected length: {length} flips ~ {approx(length, '.6f')}")
     return 0
 
 
 def _best(args: argparse.Namespace) -> int:
     from games import penney
 
+    _check_patterns(args.patterns, args.alphabet)
+    length = args.length if args.length is not None else len(args.patterns[0])
+    candidates = _all_patterns(args.alphabet, length)
+    if candidates > MAX_CANDIDATES:
+        raise ValueError(
+            f"there are {candidates:,} replies of length {length} over {args.alphabet!r}, over the "
+            f"command's {MAX_CANDIDATES:,}; ask for a shorter --length or a smaller --alphabet"
+        )
     reply = penney.best_replies(
         *args.patterns, length=args.length, alphabet=args.alphabet, weights=_weights(args.weights)
     )
@@ -77,6 +139,13 @@ def _best(args: argparse.Namespace) -> int:
 def _table(args: argparse.Namespace) -> int:
     from games import penney
 
+    _check_patterns([], args.alphabet)
+    patterns = _all_patterns(args.alphabet, args.length)
+    if patterns * (patterns - 1) > MAX_PAIRS:
+        raise ValueError(
+            f"length {args.length} over {args.alphabet!r} has {patterns * (patterns - 1):,} ordered "
+            f"pairs, over the command's {MAX_PAIRS:,}; ask for a shorter --length or a smaller --alphabet"
+        )
     rows = penney.pair_table(args.length, alphabet=args.alphabet, weights=_weights(args.weights))
     if args.csv:
         penney.write_csv(rows, args.csv)
@@ -105,6 +174,7 @@ def _table(args: argparse.Namespace) -> int:
 def _cards(args: argparse.Namespace) -> int:
     from games import penney
 
+    _check_cards(args.patterns, args.red, args.black, args.count)
     result = penney.card_odds(*args.patterns, red=args.red, black=args.black, count=args.count)
     if args.json:
         data = {
@@ -139,7 +209,9 @@ def add_commands(sub: Any) -> None:
     penney_sub = penney.add_subparsers(dest="penney_command", metavar="QUESTION", parser_class=type(penney))
 
     def penney_help(_: argparse.Namespace) -> int:
-        penney.print_help(sys.stderr)
+        questions = ", ".join(penney_sub.choices)
+        print(f"drawdsl: error: penney needs a question: {questions} (see drawdsl penney --help)",
+              file=sys.stderr)
         return 2
 
     penney.set_defaults(run=penney_help)
@@ -166,7 +238,7 @@ def add_commands(sub: Any) -> None:
         epilog="examples: drawdsl penney best HHH | drawdsl penney best HTH HHT --length 3 --json",
     )
     best.add_argument("patterns", nargs="+", metavar="PAT", help="the opponents' patterns")
-    best.add_argument("--length", type=positive_int, help="the reply's length (default: the first pattern's)")
+    best.add_argument("--length", type=_LENGTH, help="the reply's length (default: the first pattern's)")
     add_source(best)
     best.set_defaults(run=_best)
 
@@ -176,11 +248,13 @@ def add_commands(sub: Any) -> None:
         description="The odds of every ordered pair of patterns of one length.",
         epilog="examples: drawdsl penney table --length 3 | drawdsl penney table --length 4 --csv t.csv",
     )
-    table.add_argument("--length", type=positive_int, required=True, help="the patterns' length")
+    table.add_argument("--length", type=_LENGTH, required=True, help="the patterns' length")
     table.add_argument("--alphabet", default="HT", help="the symbols, one character each (default HT)")
     table.add_argument("--weights", help="exact weights in alphabet order, such as 1,1 or 2/3,1/3")
-    table.add_argument("--csv", metavar="FILE", help="write every ordered pair to FILE as CSV")
-    table.add_argument("--plot", metavar="FILE", help="draw a heatmap to FILE (needs matplotlib)")
+    table.add_argument("--csv", type=output_file, metavar="FILE",
+                       help="write every ordered pair to FILE as CSV")
+    table.add_argument("--plot", type=output_file, metavar="FILE",
+                       help="draw a heatmap to FILE (needs matplotlib)")
     table.set_defaults(run=_table)
 
     cards = penney_sub.add_parser(

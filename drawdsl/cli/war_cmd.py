@@ -7,14 +7,48 @@ import json
 import sys
 from typing import Any
 
-from drawdsl.cli.common import fraction_text, positive_int
+from drawdsl.cli.common import bounded_int, fraction_text, output_file, positive_int
 
 __all__ = ["add_commands"]
+
+
+#: The work ``war sweep`` takes on: its estimate of states x draws (13 x 4 needs 123,760).
+MAX_SWEEP_WORK = 3_000_000
+#: The most games one ``war simulate`` plays: the per-game table stays in memory.
+MAX_GAMES = 10_000_000
+#: The most worker processes (each is a whole Python process).
+MAX_WORKERS = 64
+#: The most deals ``war exact`` plays through (4 x 3 has 369,600).
+MAX_EXACT_DEALS = 1_000_000
+#: The most ranks or suits any war command accepts (each command then checks its own work).
+MAX_RANKS = MAX_SUITS = 10_000
+#: The most cards ``war search`` looks through (1,000 cards take seconds; 52 take one).
+MAX_SEARCH_CARDS = 1_000
+_RANKS = bounded_int(1, MAX_RANKS, "no deck of War has that many ranks")
+_MAX_STATES = bounded_int(1, 50_000_000, "each state is kept in memory")
+_SUITS = bounded_int(1, MAX_SUITS, "no deck of War has that many cards of a rank")
+
+
+def _check_sweep_size(ranks: int, suits: int) -> None:
+    """Reject decks whose exact sweep would run for hours, before any work starts."""
+    from math import comb
+
+    cards = ranks * suits
+    # Symmetric states are the decks' count profiles: about comb(ranks + suits, suits).
+    work = comb(ranks + suits, suits) * cards if cards <= 10_000 else None
+    if work is None or work > MAX_SWEEP_WORK:
+        size = "over 10^30" if work is None and cards > 10**30 else f"about {work or cards:,}"
+        raise ValueError(
+            f"war sweep: a deck of {ranks} ranks x {suits} suits needs {size} state expansions, over "
+            f"the command's {MAX_SWEEP_WORK:,} (13 x 4 needs 123,760); use fewer ranks or suits, or "
+            "call games.war.sweep_probability from Python"
+        )
 
 
 def _sweep(args: argparse.Namespace) -> int:
     from games import war
 
+    _check_sweep_size(args.ranks, args.suits)
     p = war.sweep_probability(args.ranks, args.suits)
     no_tie = war.no_tie_probability(args.ranks, args.suits)
     games = war.games_per_sweep(args.ranks, args.suits)
@@ -46,7 +80,9 @@ def add_commands(sub: Any) -> None:
     war_sub = war.add_subparsers(dest="war_command", metavar="QUESTION", parser_class=type(war))
 
     def war_help(_: argparse.Namespace) -> int:
-        war.print_help(sys.stderr)
+        questions = ", ".join(war_sub.choices)
+        print(f"drawdsl: error: war needs a question: {questions} (see drawdsl war --help)",
+              file=sys.stderr)
         return 2
 
     war.set_defaults(run=war_help)
@@ -56,8 +92,8 @@ def add_commands(sub: Any) -> None:
         description="The exact chance that player A wins every turn of a deal (a tie is not a win).",
         epilog="examples: drawdsl war sweep | drawdsl war sweep --ranks 4 --suits 2 --json",
     )
-    sweep.add_argument("--ranks", type=positive_int, default=13, help="number of ranks (default 13)")
-    sweep.add_argument("--suits", type=positive_int, default=4, help="cards of each rank (default 4)")
+    sweep.add_argument("--ranks", type=_RANKS, default=13, help="number of ranks (default 13)")
+    sweep.add_argument("--suits", type=_SUITS, default=4, help="cards of each rank (default 4)")
     sweep.add_argument("--json", action="store_true", help="print a JSON object")
     sweep.set_defaults(run=_sweep)
     _add_full_game_commands(war_sub)
@@ -111,6 +147,13 @@ def _rules(args: argparse.Namespace) -> Any:
     return base.but(**changes) if changes else base
 
 
+def _quiet_worker() -> None:
+    """Worker processes leave Ctrl-C to the main process (no traceback from each worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _simulate(args: argparse.Namespace) -> int:
     import time
     from concurrent.futures import ProcessPoolExecutor
@@ -122,8 +165,13 @@ def _simulate(args: argparse.Namespace) -> int:
     options: dict[str, Any] = dict(ranks=args.ranks, suits=args.suits, trace=args.plot is not None,
                                    engine=args.engine, progress=args.progress)
     if args.workers > 1:
-        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        pool = ProcessPoolExecutor(max_workers=args.workers, initializer=_quiet_worker)
+        try:
             table = simulate(args.games, rules, args.seed, executor=pool, **options)
+        except KeyboardInterrupt:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
     else:
         table = simulate(args.games, rules, args.seed, **options)
     elapsed = time.perf_counter() - start
@@ -156,12 +204,17 @@ def _exact(args: argparse.Namespace) -> int:
     from games.war.exact_game import exact_game
 
     rules = _rules(args)
-    deals = factorial(args.ranks * args.suits) // factorial(args.suits) ** args.ranks
-    if deals > 10_000_000:
+    cards = args.ranks * args.suits
+    # Checked on the deck size first: the factorial of an absurd size would never finish.
+    deals = factorial(cards) // factorial(args.suits) ** args.ranks if cards <= 24 else None
+    if deals is None or deals > MAX_EXACT_DEALS:
+        count = f"{deals:,}" if deals is not None else "too many"
         raise ValueError(
-            f"a deck of {args.ranks} x {args.suits} cards has {deals:,} deals; exact full-game results "
-            "are for small decks (for example --ranks 3 --suits 4): use `drawdsl war simulate`"
+            f"a deck of {args.ranks} x {args.suits} cards has {count} deals, over the command's "
+            f"{MAX_EXACT_DEALS:,}; exact full-game results are for small decks (for example "
+            "--ranks 3 --suits 4): use `drawdsl war simulate`"
         )
+
     result = exact_game(args.ranks, args.suits, rules, max_states=args.max_states)
     mean = result.mean_battles
     if args.json:
@@ -192,6 +245,13 @@ def _exact(args: argparse.Namespace) -> int:
 def _search(args: argparse.Namespace) -> int:
     from games.war.search import QUESTIONS, search
 
+    cards = args.ranks * args.suits
+    if cards > MAX_SEARCH_CARDS:
+        raise ValueError(
+            f"war search: a deck of {args.ranks} ranks x {args.suits} suits has {cards:,} cards, over "
+            f"the command's {MAX_SEARCH_CARDS:,}; use fewer ranks or suits, or call "
+            "games.war.search from Python"
+        )
     rules = _rules(args)
     found = search(args.question, args.ranks, args.suits, rules, battles=args.battles,
                    max_states=args.max_states)
@@ -228,13 +288,16 @@ def _add_full_game_commands(war_sub: Any) -> None:
         description="Monte Carlo of whole games of War (batched with NumPy); same seed, same table.",
         epilog="example: drawdsl war simulate --games 100000 --seed 1 --preset rblog --json",
     )
-    sim.add_argument("--games", type=positive_int, default=10_000, help="games to play (default 10000)")
+    sim.add_argument("--games", type=bounded_int(1, MAX_GAMES, "the per-game table stays in memory; "
+                                                 "combine several seeds"),
+                     default=10_000, help=f"games to play (default 10000, at most {MAX_GAMES:,})")
     sim.add_argument("--seed", type=_non_negative_int, default=0, help="random seed (default 0)")
-    sim.add_argument("--ranks", type=positive_int, default=13, help="number of ranks (default 13)")
-    sim.add_argument("--suits", type=positive_int, default=4, help="cards of each rank (default 4)")
-    sim.add_argument("--workers", type=positive_int, default=1, help="processes (default 1)")
-    sim.add_argument("--csv", metavar="FILE", help="write the per-game table as CSV")
-    sim.add_argument("--plot", metavar="FILE", help="save plots (needs matplotlib)")
+    sim.add_argument("--ranks", type=_RANKS, default=13, help="number of ranks (default 13)")
+    sim.add_argument("--suits", type=_SUITS, default=4, help="cards of each rank (default 4)")
+    sim.add_argument("--workers", type=bounded_int(1, MAX_WORKERS), default=1,
+                     help=f"processes (default 1, at most {MAX_WORKERS})")
+    sim.add_argument("--csv", type=output_file, metavar="FILE", help="write the per-game table as CSV")
+    sim.add_argument("--plot", type=output_file, metavar="FILE", help="save plots (needs matplotlib)")
     sim.add_argument("--engine", choices=("fast", "reference"), default="fast", help=argparse.SUPPRESS)
     sim.add_argument("--progress", action="store_true", help="show a progress bar (tqdm)")
     sim.add_argument("--json", action="store_true", help="print a JSON object")
@@ -247,9 +310,9 @@ def _add_full_game_commands(war_sub: Any) -> None:
         description="Exact full-game results over every deal of a small deck.",
         epilog="example: drawdsl war exact --ranks 3 --suits 4 --json",
     )
-    exact.add_argument("--ranks", type=positive_int, default=3, help="number of ranks (default 3)")
-    exact.add_argument("--suits", type=positive_int, default=4, help="cards of each rank (default 4)")
-    exact.add_argument("--max-states", type=positive_int, default=5_000_000, help=argparse.SUPPRESS)
+    exact.add_argument("--ranks", type=_RANKS, default=3, help="number of ranks (default 3)")
+    exact.add_argument("--suits", type=_SUITS, default=4, help="cards of each rank (default 4)")
+    exact.add_argument("--max-states", type=_MAX_STATES, default=5_000_000, help=argparse.SUPPRESS)
     exact.add_argument("--json", action="store_true", help="print a JSON object")
     _add_rule_options(exact)
     exact.set_defaults(run=_exact)
@@ -261,10 +324,10 @@ def _add_full_game_commands(war_sub: Any) -> None:
         epilog="examples: drawdsl war search war-then-win | drawdsl war search within --battles 3",
     )
     find.add_argument("question", choices=list(QUESTIONS), help="the question")
-    find.add_argument("--ranks", type=positive_int, default=13, help="number of ranks (default 13)")
-    find.add_argument("--suits", type=positive_int, default=4, help="cards of each rank (default 4)")
+    find.add_argument("--ranks", type=_RANKS, default=13, help="number of ranks (default 13)")
+    find.add_argument("--suits", type=_SUITS, default=4, help="cards of each rank (default 4)")
     find.add_argument("--battles", type=positive_int, help="for 'within': the number of battles")
-    find.add_argument("--max-states", type=positive_int, default=2_000_000, help="search memory bound")
+    find.add_argument("--max-states", type=_MAX_STATES, default=2_000_000, help="search memory bound")
     find.add_argument("--json", action="store_true", help="print a JSON object")
     _add_rule_options(find)
     find.set_defaults(run=_search)
