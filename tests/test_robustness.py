@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from drawdsl import (
+    FAILED,
     Cards,
     StateLimitExceeded,
     chances,
@@ -120,3 +121,24 @@ def test_comb_sanity_of_a_limit_free_big_case() -> None:
     colours = standard_deck().map(lambda card: card.color)
     dist = chances(draw_count(lambda c: c == "red", 26), colours)
     assert dist[13] == Fraction(comb(26, 13) ** 2, comb(52, 26))
+
+
+def test_simulate_gives_the_same_tally_for_1_2_and_4_workers() -> None:
+    """Seeded blocks: the tally depends on the seed, n and chunk only, never on the workers."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    suits = standard_deck().map(lambda card: card.suit)
+    alone = simulate(flush(), suits, n=400, seed=11, chunk=50)
+    assert alone.n == 400
+    for workers in (1, 2, 4):
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            assert simulate(flush(), suits, n=400, seed=11, chunk=50, executor=pool) == alone
+    # Block 0 is plain random.Random(seed): a run shorter than one block is unchanged by chunking.
+    import random
+    from collections import Counter
+
+    rng = random.Random(11)
+    by_hand = Counter(sample(flush(), suits, rng) for _ in range(40))
+    assert dict(simulate(flush(), suits, n=40, seed=11, chunk=50)) == {
+        k: v for k, v in by_hand.items() if k is not FAILED
+    }
