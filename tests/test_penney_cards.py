@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from drawdsl import InvalidArgument, chances, loop
 from games import penney
-from games.penney.cards import _Deal, card_step
+from games.penney.cards import _Deal, _solve_by_program, card_step
+from games.penney.deals import deal_counts
 from games.penney.patterns import Automaton
 from games.penney.reach import Reach
 
@@ -145,6 +146,50 @@ def test_two_players_counting_cards_match_every_deal(patterns: list[str], red: i
         return
     result = penney.card_odds(*patterns, red=red, black=black, count="cards")
     assert as_outcomes(result) == every_deal(tuple(patterns), red, black, "cards")
+
+
+@pytest.mark.parametrize("count", ["tricks", "cards", "first"])
+def test_deal_counts_of_the_whole_length_3_table_on_4_red_4_black_match_every_deal(count: str) -> None:
+    """The forward count of deals itself (no table, no symmetry), against every deal."""
+    for pair in itertools.permutations(penney.all_patterns(3, "RB"), 2):
+        first, second, draw = deal_counts(pair, 4, 4, count)
+        expected = every_deal(pair, 4, 4, count)
+        assert sum((first, second, draw)) == 70
+        assert [Fraction(n, 70) for n in (first, second, draw)] == [
+            expected.get(pair[0], 0), expected.get(pair[1], 0), expected.get(None, 0)
+        ], pair
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.text(alphabet="RB", min_size=1, max_size=4), min_size=2, max_size=2, unique=True),
+    st.integers(0, 6),
+    st.integers(0, 6),
+    st.sampled_from(["tricks", "cards", "first"]),
+)
+def test_two_player_deal_counts_and_the_draw_program_match_every_deal(
+    patterns: list[str], red: int, black: int, count: str
+) -> None:
+    """Both routes to two-player odds (counting deals; evaluating the draw program, with its
+    clamped state when counting cards) on decks of up to 12 cards, any pattern lengths."""
+    if red + black == 0:
+        return
+    pair = (patterns[0], patterns[1])
+    expected = every_deal(pair, red, black, count)
+    deals = math.comb(red + black, red)
+    counted = [Fraction(n, deals) for n in deal_counts(pair, red, black, count)]
+    assert counted == [expected.get(pair[0], 0), expected.get(pair[1], 0), expected.get(None, 0)]
+    (first, second), draw = _solve_by_program(pair, red, black, count)
+    assert [first, second, draw] == counted
+
+
+@pytest.mark.parametrize(("red", "black"), [(6, 6), (7, 5), (3, 9)])
+@pytest.mark.parametrize("count", ["tricks", "cards", "first"])
+def test_the_card_table_equals_the_draw_program_exactly(red: int, black: int, count: str) -> None:
+    """Every ordered pair of length 3: the table (counting deals) against the draw program."""
+    for row in penney.card_table(3, red=red, black=black, count=count):
+        (first, second), draw = _solve_by_program((row.first, row.second), red, black, count)
+        assert (row.first_wins, row.second_wins, row.draw) == (first, second, draw), row
 
 
 def test_a_pattern_containing_another_never_takes_a_trick() -> None:
@@ -364,6 +409,14 @@ def test_52_cards_by_tricks_match_the_deal_count() -> None:
         assert as_outcomes(exact) == count_deals((first, second), 26, 26, "tricks")
 
 
+@pytest.mark.parametrize(("first", "second"), [("RRB", "BRR"), ("BRB", "RRB")])
+def test_52_cards_by_cards_equal_the_draw_program(first: str, second: str) -> None:
+    """On the full deck, counting cards: counting deals gives the draw program's fractions."""
+    exact = penney.card_odds(first, second, count="cards")
+    (a, b), draw = _solve_by_program((first, second), 26, 26, "cards")
+    assert (exact.first, exact.second, exact.draw) == (a, b, draw)
+
+
 # The published table (Wikipedia, "Penney's game", variation with playing cards, after Humble
 # and Nishiyama): for each first choice and its best reply, the chances (in percent) that the
 # first player wins, that the second wins and of a draw, by tricks; and the odds in favour of the
@@ -389,20 +442,21 @@ def test_52_card_odds_match_the_published_table(trick_table: list[penney.CardMat
         assert (*computed, f"{float(race.second_wins / race.first_wins):.2f}") == published, pair
 
 
-def test_the_trick_columns_of_the_table_in_the_docs(trick_table: list[penney.CardMatchup]) -> None:
-    """docs/penney.md prints the 52-card table; its trick columns are checked here (the card
-    columns, which take longer to compute, by ``python -m bench.penney``)."""
+def test_every_column_of_the_table_in_the_docs(trick_table: list[penney.CardMatchup]) -> None:
+    """docs/penney.md prints the 52-card table, by tricks and by cards; every cell is checked."""
     from pathlib import Path
 
     docs = Path(__file__).resolve().parent.parent / "docs" / "penney.md"
-    rows = {(row.first, row.second): row for row in trick_table}
+    tricks = {(row.first, row.second): row for row in trick_table}
+    cards = {(row.first, row.second): row for row in penney.card_table(3, count="cards")}
     checked = 0
     for line in docs.read_text(encoding="utf-8").splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
         if len(cells) == 6 and all(c in "RB" for c in cells[0] + cells[1]) and len(cells[0]) == 3:
-            row = rows[(cells[0], cells[1])]
-            assert Fraction(cells[2]) == row.second_wins, cells
-            split = " / ".join(f"{float(p):.4f}" for p in (row.second_wins, row.draw, row.first_wins))
-            assert cells[4] == split, cells
+            for column, table in ((2, tricks), (3, cards)):
+                row = table[(cells[0], cells[1])]
+                assert Fraction(cells[column]) == row.second_wins, cells
+                split = " / ".join(f"{float(p):.4f}" for p in (row.second_wins, row.draw, row.first_wins))
+                assert cells[column + 2] == split, cells
             checked += 1
     assert checked == 10

@@ -13,7 +13,11 @@ state is the number of cards turned, the automaton state of the current trick an
 the score differences (plus the size of the current trick when counting cards).
 The loop stops as soon as the result is settled: when the leader is ahead by more
 than any other player can still gain, or when nobody can take the current trick with
-the cards left (see :mod:`games.penney.reach`).
+the cards left (see :mod:`games.penney.reach`).  It serves any number of players,
+:func:`play_cards` and :func:`simulate_cards`.  The exact odds of two players come
+from a faster route that gives the same fractions: counting the deals each player
+wins in one forward pass over the cards (:mod:`games.penney.deals`); the tests check
+the two against each other and against every deal of small decks.
 
 >>> card_odds("RRB", "BRR", red=4, black=4)
 CardOdds({'RRB': 6/35, 'BRR': 47/70}, draw=11/70)
@@ -27,10 +31,12 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from fractions import Fraction
+from math import comb
 from typing import Any
 
 from drawdsl import Cards, InvalidArgument, Spec, Tally, chances, done, simulate
 from games.penney.best import Reply
+from games.penney.deals import deal_counts
 from games.penney.memo import memo_loop
 from games.penney.patterns import Automaton, all_patterns, check_patterns
 from games.penney.reach import Reach
@@ -354,7 +360,22 @@ _SWAP = str.maketrans("RB", "BR")
 
 
 def _solve(form: tuple[str, ...], red: int, black: int, count: str) -> tuple[tuple[Fraction, ...], Fraction]:
-    """The exact chances of a game given in canonical form (a top-level function, so picklable)."""
+    """The exact chances of a game given in canonical form (a top-level function, so picklable).
+
+    Two players: by counting deals (:func:`~games.penney.deals.deal_counts`); more: by
+    evaluating the draw program (:func:`_solve_by_program`)."""
+    if len(form) != 2:
+        return _solve_by_program(form, red, black, count)
+    first, second, draw = deal_counts((form[0], form[1]), red, black, count)
+    deals = comb(red + black, red)
+    return (Fraction(first, deals), Fraction(second, deals)), Fraction(draw, deals)
+
+
+def _solve_by_program(
+    form: tuple[str, ...], red: int, black: int, count: str
+) -> tuple[tuple[Fraction, ...], Fraction]:
+    """The exact chances of a game by evaluating its draw program (:func:`card_spec`) with
+    :func:`~drawdsl.chances`: any number of players, and the reference for two."""
     dist = chances(card_spec(form, red, black, count), card_deck(red, black))
     if dist.failure:  # pragma: no cover - the loop always finishes before the deck runs out
         raise AssertionError(f"internal error: the card game {form} ran out of cards")
