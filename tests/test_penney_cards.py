@@ -256,6 +256,24 @@ def test_card_table_through_an_executor_gives_the_same_rows() -> None:
     assert parallel == penney.card_table(3, red=5, black=5, count="cards")
 
 
+def test_card_results_in_notebooks_name_the_game() -> None:
+    """The HTML of CardOdds, the card table and the best replies: exact chances, and the
+    patterns, deck and count in the caption (also after solving the colour-swapped game)."""
+    odds = penney.card_odds("BBR", "RRB", red=5, black=4, count="cards")
+    html = odds._repr_html_()
+    assert "<caption>BBR v RRB: 5 red + 4 black cards, most cards wins</caption>" in html
+    for label, p in (("P(BBR wins)", odds.first), ("P(RRB wins)", odds.second), ("P(draw)", odds.draw)):
+        assert f"<th>{label}</th><td>{p.numerator}/{p.denominator} <small>" in html
+    first = penney.card_odds("RB", "BR", red=3, black=3, count="first")._repr_html_()
+    assert "3 red + 3 black cards, first trick wins" in first
+    rows = penney.card_table(3, red=4, black=4, count="cards")
+    assert "<caption>56 ordered matchups: 4 red + 4 black cards, most cards wins</caption>" in rows._repr_html_()
+    assert rows._repr_html_().count("<tr>") == 57
+    assert rows[0]._repr_html_().count("<tr>") == 2
+    replies = penney.card_best_reply_table(rows)
+    assert isinstance(replies, dict) and "<caption>best replies</caption>" in replies._repr_html_()
+
+
 # --------------------------------------------------------------------------- the 52-card deck
 
 

@@ -35,11 +35,13 @@ from math import comb
 from typing import Any
 
 from drawdsl import Cards, InvalidArgument, Spec, Tally, chances, done, simulate
-from games.penney.best import Reply
+from drawdsl.html import fields, table
+from games.penney.best import Reply, ReplyTable
 from games.penney.deals import deal_counts
 from games.penney.memo import memo_loop
 from games.penney.patterns import Automaton, all_patterns, check_patterns
 from games.penney.reach import Reach
+from games.penney.table import HTML_ROWS
 
 __all__ = [
     "COLOURS",
@@ -50,6 +52,7 @@ __all__ = [
     "CardOdds",
     "card_odds",
     "CardMatchup",
+    "CardMatchups",
     "card_table",
     "card_best_replies",
     "card_best_reply_table",
@@ -327,15 +330,27 @@ def card_spec(
 
 @dataclass(frozen=True)
 class CardOdds:
-    """Each pattern's exact chance of winning a deal, and the chance of a draw.
+    """Each pattern's exact chance of winning a deal, and the chance of a draw; ``red``,
+    ``black`` and ``count`` say which game (the deck and what the winner has most of).
 
     >>> result = card_odds("RRR", "BRR", red=3, black=3)
     >>> result.first, result.second, result.draw
     (Fraction(1, 20), Fraction(3, 5), Fraction(7, 20))
+
+    In Jupyter it shows as a table of exact chances with their decimals:
+
+    >>> print(result._repr_html_())  # doctest: +NORMALIZE_WHITESPACE
+    <table><caption>RRR v BRR: 3 red + 3 black cards, most tricks wins</caption><tbody>
+    <tr><th>P(RRR wins)</th><td>1/20 <small>(&asymp; 0.05)</small></td></tr>
+    <tr><th>P(BRR wins)</th><td>3/5 <small>(&asymp; 0.6)</small></td></tr>
+    <tr><th>P(draw)</th><td>7/20 <small>(&asymp; 0.35)</small></td></tr></tbody></table>
     """
 
     wins: dict[str, Fraction]
     draw: Fraction
+    red: int = 26
+    black: int = 26
+    count: str = "tricks"
 
     @property
     def first(self) -> Fraction:
@@ -350,6 +365,23 @@ class CardOdds:
     def __repr__(self) -> str:
         body = ", ".join(f"{pattern!r}: {p}" for pattern, p in self.wins.items())
         return f"CardOdds({{{body}}}, draw={self.draw})"
+
+    def _repr_html_(self) -> str:
+        """Each pattern's chance of winning and the chance of a draw (exact, with decimals);
+        the patterns, the deck and the count in the caption."""
+        rows: list[tuple[str, object]] = [(f"P({pattern} wins)", p) for pattern, p in self.wins.items()]
+        rows.append(("P(draw)", self.draw))
+        caption = f"{' v '.join(self.wins)}: {_game_text(self.red, self.black, self.count)}"
+        return fields(rows, caption=caption)
+
+
+#: How each count is said in captions.
+_COUNT_TEXT = {"tricks": "most tricks wins", "cards": "most cards wins", "first": "first trick wins"}
+
+
+def _game_text(red: int, black: int, count: str) -> str:
+    """The deck and the count in words, for captions."""
+    return f"{red} red + {black} black cards, {_COUNT_TEXT.get(count, count)}"
 
 
 def _swap(pattern: str) -> str:
@@ -416,7 +448,8 @@ class _Book:
             self.solve_all([form])
         probs, draw = self.memo[form]
         by_name = dict(zip(form, probs, strict=True))
-        return CardOdds({p: by_name[_swap(p) if swapped else p] for p in patterns}, draw)
+        wins = {p: by_name[_swap(p) if swapped else p] for p in patterns}
+        return CardOdds(wins, draw, self.red, self.black, self.count)
 
 
 def card_odds(*patterns: str, red: int = 26, black: int = 26, count: str = "tricks") -> CardOdds:
@@ -435,7 +468,13 @@ def card_odds(*patterns: str, red: int = 26, black: int = 26, count: str = "tric
 
 @dataclass(frozen=True)
 class CardMatchup:
-    """One ordered two-player card game: the chances of each side and of a draw."""
+    """One ordered two-player card game: the chances of each side and of a draw.
+
+    >>> row = card_table(2, red=3, black=3)[0]
+    >>> print(row._repr_html_())  # doctest: +ELLIPSIS
+    <table><caption>card matchup</caption><thead>...<th>P(draw)</th></tr></thead><tbody>
+    <tr><td>BB</td><td>BR</td><td>1/5 <small>(&asymp; 0.2)</small></td>...<td>3/5 <small>...</tr>...
+    """
 
     first: str
     second: str
@@ -449,6 +488,44 @@ class CardMatchup:
             f"{self.first_wins}, {self.second_wins}, draw={self.draw})"
         )
 
+    def _repr_html_(self) -> str:
+        """The matchup as a one-row HTML table, the three chances exact with their decimals."""
+        return _card_matchups_html([self], "card matchup")
+
+
+class CardMatchups(list[CardMatchup]):
+    """The rows of :func:`card_table`: a list, shown in Jupyter as one table (its first
+    :data:`~games.penney.table.HTML_ROWS` rows when longer), with the deck and the count
+    (attributes ``red``, ``black`` and ``counting``) in the caption.
+
+    >>> html = card_table(2, red=3, black=3)._repr_html_()
+    >>> html.count("<tr>"), "<td>BB</td><td>BR</td><td>1/5" in html
+    (13, True)
+    >>> html[:html.index("</caption>")]
+    '<table><caption>12 ordered matchups: 3 red + 3 black cards, most tricks wins'
+    """
+
+    def __init__(
+        self, rows: Iterable[CardMatchup] = (), red: int = 26, black: int = 26, count: str = "tricks"
+    ) -> None:
+        super().__init__(rows)
+        self.red, self.black, self.counting = red, black, count
+
+    def _repr_html_(self) -> str:
+        """One row per matchup: both patterns and the three chances."""
+        caption = f"{len(self)} ordered matchup{'s' if len(self) != 1 else ''}: "
+        return _card_matchups_html(self, caption + _game_text(self.red, self.black, self.counting))
+
+
+def _card_matchups_html(rows: Sequence[CardMatchup], caption: str) -> str:
+    shown: list[list[object]] = [
+        [m.first, m.second, m.first_wins, m.second_wins, m.draw] for m in rows[:HTML_ROWS]
+    ]
+    if len(rows) > HTML_ROWS:
+        caption += f"; first {HTML_ROWS} shown"
+        shown.append(["\u2026"] * 5)
+    return table(["first", "second", "P(first wins)", "P(second wins)", "P(draw)"], shown, caption=caption)
+
 
 def card_table(
     length: int = 3,
@@ -456,7 +533,7 @@ def card_table(
     black: int = 26,
     count: str = "tricks",
     executor: Executor | None = None,
-) -> list[CardMatchup]:
+) -> CardMatchups:
     """Every ordered pair of distinct colour patterns of ``length`` cards, with exact chances.
 
     Each game is solved once up to the order of the players (and up to swapping the
@@ -471,7 +548,7 @@ def card_table(
     book = _Book(red, black, count)
     pairs = [(a, b) for a in sorted(patterns) for b in sorted(patterns) if a != b]
     book.solve_all(pairs, executor)
-    rows = []
+    rows = CardMatchups(red=red, black=black, count=count)
     for a, b in pairs:
         result = book.odds((a, b))
         rows.append(CardMatchup(a, b, result.wins[a], result.wins[b], result.draw))
@@ -481,7 +558,7 @@ def card_table(
 def card_best_reply_table(
     rows: Iterable[CardMatchup] | None = None, *, length: int = 3, red: int = 26, black: int = 26,
     count: str = "tricks",
-) -> dict[str, Reply]:
+) -> ReplyTable:
     """For every first choice, the replies with the highest chance of winning (from ``rows``,
     or from a fresh :func:`card_table`).
 
@@ -497,7 +574,7 @@ def card_best_reply_table(
             best[row.first] = (row.second_wins, [row.second])
         elif row.second_wins == top:
             replies.append(row.second)
-    return {first: Reply(tuple(replies), top) for first, (top, replies) in sorted(best.items())}
+    return ReplyTable({first: Reply(tuple(replies), top) for first, (top, replies) in sorted(best.items())})
 
 
 def card_best_replies(
