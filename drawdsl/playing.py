@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from drawdsl.cards import Cards
+from drawdsl.cards import MAX_CARDS, Cards
 from drawdsl.errors import InvalidArgument
 
 __all__ = ["Card", "RANKS", "SUITS", "JOKER", "standard_deck", "shoe", "rank_name"]
@@ -101,10 +101,18 @@ def shoe(decks: int, jokers: int = 0) -> Cards[Card]:
     >>> shoe(6).count(Card(14, "S"))
     6
     """
-    if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
-        raise InvalidArgument(f"shoe: decks must be a positive int, got {decks!r}")
-    if isinstance(jokers, bool) or not isinstance(jokers, int) or jokers < 0:
-        raise InvalidArgument(f"shoe: jokers must be a non-negative int, got {jokers!r}")
+    for name, value, least in (("decks", decks, 1), ("jokers", jokers, 0)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"shoe: {name} must be an int, got {value!r} ({type(value).__name__})")
+        if value < least:
+            kind = "a positive" if least else "a non-negative"
+            raise InvalidArgument(f"shoe: {name} must be {kind} int, got {value!r}")
+    if decks * len(SUITS) * len(RANKS) + jokers > MAX_CARDS:
+        raise InvalidArgument(
+            f"shoe: decks={decks} and jokers={jokers} make more than {MAX_CARDS} cards (2**63 - 1, "
+            "the most a deck can hold); a shoe that size behaves as draws with replacement: "
+            "use a Weighted source"
+        )
     counts = {Card(rank, suit): decks for suit in SUITS for rank in RANKS}
     if jokers:
         counts[JOKER] = jokers
