@@ -1,15 +1,19 @@
 """Penney's game speed, side by side in one run: ``python -m bench.penney [--sample N] [--floor]``.
 
 Row 1, the 52-card table (Humble-Nishiyama): all 56 ordered pairs of length-3
-colour patterns, counted by tricks and by cards, exactly.  drawdsl evaluates the
-draw program (:func:`games.penney.card_table`); the reference is icepool's ``map``
-over a state die for 52 steps, on the *same* state design (the same step function,
-with the cards left of each colour added to the state, and the same early stops and
-merges), so the ratio compares the engines, not the modelling.  Both solve each
-game once up to the order of the players and a colour swap: 16 games per count.
-icepool runs every game by default; ``--sample N`` runs N games per count and
-extrapolates its total from the mean per game (said so in the output).  The exact
-tables are compared with each other and with the one printed in docs/penney.md.
+colour patterns, counted by tricks and by cards, exactly.  drawdsl's table
+(:func:`games.penney.card_table`) counts the deals each player wins in one forward
+pass (:mod:`games.penney.deals`).  The draw program of the same games
+(:func:`games.penney.card_spec` evaluated by :func:`drawdsl.chances`) is timed too,
+and must give the same fractions.  The reference is icepool's ``map`` over a state die
+for 52 steps, on the draw program's state design (the same step function, with the
+cards left of each colour added to the state, and the same early stops and merges),
+so the ratio icepool / draw program compares the engines, and icepool / table the
+whole method.  All three solve each game once up to the order of the players and a
+colour swap: 16 games per count.  icepool runs every game by default; ``--sample N``
+runs N games per count and extrapolates its total from the mean per game (said so in
+the output).  The exact tables are compared with each other and with the one printed
+in docs/penney.md.
 
 ``--floor`` also counts the states drawdsl's evaluator visits and the fewest that any
 exact card-by-card evaluation must keep apart: the distinct (cards left of each
@@ -40,7 +44,10 @@ from typing import Any
 
 from drawdsl import Spec, chances, play
 from games import penney
-from games.penney.cards import card_step  # the same loop step, to give icepool the same states
+from games.penney.cards import (
+    _solve_by_program,  # the draw program's odds, the engine's reference
+    card_step,  # the same loop step, to give icepool the same states
+)
 from games.penney.patterns import Automaton
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "penney.md"
@@ -175,7 +182,24 @@ def card_row(sample: int | None, workers: int, floor: bool) -> None:
         print(f"  drawdsl  {count:<6}  {seconds:8.2f} s  (cpu {cpu:.2f} s; 16 distinct games, "
               f"{seconds / 16:.3f} s per game)")
     total, total_cpu = sum(ours.values()), sum(ours_cpu.values())
-    print(f"  drawdsl  both    {total:8.2f} s  (cpu {total_cpu:.2f} s)")
+    print(f"  drawdsl  both    {total:8.2f} s  (cpu {total_cpu:.2f} s; counting deals)")
+    games = distinct_games()
+    program: dict[str, float] = {}
+    program_cpu: dict[str, float] = {}
+    for count in ("tricks", "cards"):
+        solved, seconds, cpu = timed(
+            lambda c=count: {g: _solve_by_program(g, 26, 26, c) for g in games}  # type: ignore[misc]
+        )
+        program[count], program_cpu[count] = seconds, cpu
+        same = all(
+            (tables[count][g].first_wins, tables[count][g].second_wins, tables[count][g].draw)
+            == (*probs, draw)
+            for g, (probs, draw) in solved.items()
+        )
+        print(f"  program  {count:<6}  {seconds:8.2f} s  (cpu {cpu:.2f} s; the draw program under chances, "
+              f"{'the same fractions' if same else 'DIFFERENT fractions'})")
+    print(f"  program  both    {sum(program.values()):8.2f} s  (cpu {sum(program_cpu.values()):.2f} s; "
+          f"{sum(program.values()) / total:.0f}x the table's time)")
     if workers > 1:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -194,7 +218,6 @@ def card_row(sample: int | None, workers: int, floor: bool) -> None:
         if not same:
             for key, cells in fresh.items():
                 print("    | " + " | ".join((*key, *cells)) + " |")
-    games = distinct_games()
     if floor:
         for count in ("tricks", "cards"):
             visited = fewest = 0
@@ -232,12 +255,16 @@ def card_row(sample: int | None, workers: int, floor: bool) -> None:
         )
         print(f"  icepool  {count:<6}  {reference[count]:8.2f} s  (cpu {reference_cpu[count]:.2f} s; "
               f"{mean:.3f} s per game; {how})")
-        print(f"  ratio icepool / drawdsl, {count}: {reference[count] / ours[count]:.1f}x "
-              f"(cpu {reference_cpu[count] / ours_cpu[count]:.1f}x)")
+        print(f"  ratio icepool / drawdsl table, {count}: {reference[count] / ours[count]:.0f}x "
+              f"(cpu {reference_cpu[count] / ours_cpu[count]:.0f}x); icepool / draw program: "
+              f"{reference[count] / program[count]:.1f}x "
+              f"(cpu {reference_cpu[count] / program_cpu[count]:.1f}x)")
     both, both_cpu = sum(reference.values()), sum(reference_cpu.values())
     print(f"  icepool  both    {both:8.2f} s  (cpu {both_cpu:.2f} s)")
-    print(f"  ratio icepool / drawdsl, whole table: {both / total:.1f}x (cpu {both_cpu / total_cpu:.1f}x; "
-          "same answers on every game run)")
+    print(f"  ratio icepool / drawdsl table, whole table: {both / total:.0f}x "
+          f"(cpu {both_cpu / total_cpu:.0f}x; same answers on every game run)")
+    prog, prog_cpu = sum(program.values()), sum(program_cpu.values())
+    print(f"  ratio icepool / draw program, whole table: {both / prog:.1f}x (cpu {both_cpu / prog_cpu:.1f}x)")
 
 
 # --------------------------------------------------------------------------- row 2: coins
