@@ -57,7 +57,9 @@ def deal_counts(patterns: tuple[str, str], red: int, black: int, count: str) -> 
         return _first_trick(moves, red, black)
     n = red + black
     width = comb(n, red).bit_length()  # no count of sequences exceeds comb(n, red)
-    # Leads run from -low to +low (tricks: at most one per pattern's length; cards: n).
+    # Leads run from -low to +low (tricks: at most one per pattern's length; cards: n), and
+    # so do lead + size and lead - size (the cards turned bound both), so a shift never
+    # spills into a neighbouring slot nor drops a non-empty one.
     low = n // min(map(len, patterns)) if count == "tricks" else n
     zero = 1 << (width * low)  # the packed vector "one sequence, lead 0"
     if count == "tricks":
