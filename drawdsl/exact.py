@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Callable, Hashable
+from bisect import bisect_right
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
+from operator import itemgetter
 from typing import Any, NoReturn, TypeVar
 
 from drawdsl.cards import Cards
@@ -187,27 +189,84 @@ def _pinned(state: object, index: dict[Any, int]) -> set[int]:
     return found
 
 
-def _canonical(counts: tuple[int, ...], pinned: tuple[int, ...]) -> tuple[Any, ...]:
-    """The deck up to a renaming of its unpinned cards: pinned counts, then sorted counts."""
-    if not pinned:
-        return ("sym", (), tuple(sorted(counts)))
-    return (
-        "sym",
-        tuple(counts[i] for i in pinned),
-        tuple(sorted(c for i, c in enumerate(counts) if i not in pinned)),
-    )
+def _canonical(counts: tuple[int, ...], free: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The representative of a deck up to a renaming of its free (unpinned) cards.
+
+    Pinned cards keep their counts; the counts of the free cards are sorted and given
+    back to the free positions in ascending order.  Two decks that differ by a renaming
+    of free cards get the same representative.  ``free=None``: every card is free.
+
+    >>> _canonical((3, 0, 2, 1), None)
+    (0, 1, 2, 3)
+    >>> _canonical((3, 0, 2, 1), (1, 2, 3))
+    (3, 0, 1, 2)
+    """
+    if free is None:
+        return tuple(sorted(counts))
+    out = list(counts)
+    for j, count in zip(free, sorted([counts[j] for j in free]), strict=True):
+        out[j] = count
+    return tuple(out)
 
 
-def _symmetric_moves(counts: tuple[int, ...], pinned: tuple[int, ...]) -> list[tuple[int, int]]:
-    """The draws to expand: pinned cards one by one, and one representative per class of
-    unpinned cards with equal counts, weighted by the class size."""
-    classes: dict[int, list[int]] = {}
-    for i, count in enumerate(counts):
-        if count and i not in pinned:
-            classes.setdefault(count, []).append(i)
-    moves = [(i, counts[i]) for i in pinned if counts[i]]
-    moves.extend((members[0], count * len(members)) for count, members in classes.items())
+def _class_moves(
+    counts: tuple[int, ...],
+    pinned: tuple[int, ...],
+    free: tuple[int, ...] | None,
+    free_counts: Callable[[tuple[int, ...]], Sequence[int]] | None = None,
+) -> list[tuple[int, int, int]]:
+    """The draws to expand from a representative deck (see :func:`_canonical`), as
+    ``(card drawn, weight, position)``.
+
+    A pinned card ``p`` is drawn as itself: ``(p, count, p)``.  A class of free cards
+    with equal counts is drawn once, weighted by its size, and always as the *first*
+    free card: rename the free cards so that it holds the class's count, the others
+    keeping their ascending order (the ``position`` is where the class starts in the
+    representative; :func:`_free_draw` builds the deck left).  So every class of a
+    state reads the same card, and the continuation is asked once for all of them.
+    ``free_counts`` picks the free counts out of ``counts`` (a faster
+    ``[counts[j] for j in free]``).
+
+    >>> _class_moves((0, 1, 1, 3), (), None)
+    [(0, 2, 1), (0, 3, 3)]
+    >>> _class_moves((2, 1, 1, 3), (0,), (1, 2, 3))
+    [(0, 2, 0), (1, 2, 1), (1, 3, 3)]
+    """
+    if free is None:
+        moves = []
+        values: Sequence[int] = counts
+        first = 0
+    else:
+        moves = [(p, counts[p], p) for p in pinned if counts[p]]
+        values = [counts[j] for j in free] if free_counts is None else free_counts(counts)
+        first = free[0] if free else -1
+    size = len(values)
+    j = bisect_right(values, 0)  # the free counts ascend: skip the exhausted cards
+    while j < size:
+        count = values[j]
+        after = bisect_right(values, count, j)
+        moves.append((first, count * (after - j), j if free is None else free[j]))
+        j = after
     return moves
+
+
+def _free_draw(counts: tuple[int, ...], free: tuple[int, ...], position: int) -> tuple[int, ...]:
+    """The deck left when the first free card is drawn for the class starting at
+    ``position`` (see :func:`_class_moves`): that card holds the class's count minus
+    one, the other free cards the remaining free counts, ascending.
+
+    >>> _free_draw((0, 1, 1, 3), (0, 1, 2, 3), 3)
+    (2, 0, 1, 1)
+    >>> _free_draw((5, 1, 1, 3), (1, 2, 3), 3)
+    (5, 2, 1, 1)
+    """
+    values = [counts[j] for j in free]
+    at = free.index(position)
+    values = [values[at] - 1] + values[:at] + values[at + 1:]
+    out = list(counts)
+    for j, count in zip(free, values, strict=True):
+        out[j] = count
+    return tuple(out)
 
 
 def _too_many(states: int, depth: int, max_states: int) -> NoReturn:
@@ -254,6 +313,288 @@ def _evaluate(
     symmetric: bool = False,
     report: Callable[[int, int], None] | None = None,
 ) -> Distribution[Any]:
+    """Dispatch: a deck with merging takes the fast path, the rest the general one."""
+    if deck is not None and merge:
+        return _evaluate_deck(spec, deck, max_states, max_draws, symmetric, report)
+    return _evaluate_general(spec, deck, weighted, merge, max_states, max_draws, report)
+
+
+def _annotate(err: Exception, depth: int, card: Any) -> None:
+    """Say where evaluation was when the spec raised ``err`` (as exception notes)."""
+    where = f"after draw {depth} (card {card!r})" if depth else "before the first draw"
+    add_note(err, f"drawdsl: raised while evaluating the spec {where}")
+    if depth and isinstance(err, (AttributeError, TypeError)) and not isinstance(err, DrawdslError):
+        add_note(
+            err,
+            f"drawdsl: the source holds cards like {card!r} ({type(card).__name__}); if the "
+            "spec expects another card type, map the source (deck.map(...)) or fix the spec",
+        )
+
+
+class _Head:
+    """A draw at the head of some frontier states, with what symmetric mode needs of it.
+
+    ``symmetric`` says whether its decks are kept as representatives (:func:`_canonical`);
+    ``pinned`` are the indices of the cards its loop state mentions and ``free`` the
+    others (``None``: all of them).
+    """
+
+    __slots__ = ("draw", "symmetric", "pinned", "pinned_set", "free", "free_cards", "free_counts")
+
+    def __init__(self, draw: _Draw[Any], symmetric: bool, pinned: tuple[int, ...], size: int) -> None:
+        self.draw = draw
+        self.symmetric = symmetric
+        self.pinned = pinned
+        self.pinned_set = frozenset(pinned)
+        self.free_cards = tuple(i for i in range(size) if i not in self.pinned_set)
+        self.free = self.free_cards if pinned else None
+        # counts -> the free counts, in C (an itemgetter of one index returns a bare item).
+        self.free_counts: Callable[[tuple[int, ...]], Sequence[int]] | None = (
+            itemgetter(*self.free) if self.free is not None and len(self.free) > 1 else None
+        )
+
+
+class _Child:
+    """How the deck of a child is built from its parent's in the cases without a fast
+    path: drawn as the first free card (``shift_over``: the parent's free cards, see
+    :func:`_free_draw`) or as itself, then made a representative when ``canonical``."""
+
+    __slots__ = ("shift_over", "canonical", "free")
+
+    def __init__(
+        self, shift_over: tuple[int, ...] | None, canonical: bool, free: tuple[int, ...] | None
+    ) -> None:
+        self.shift_over = shift_over
+        self.canonical = canonical
+        self.free = free
+
+    def __call__(self, counts: tuple[int, ...], position: int) -> tuple[int, ...]:
+        if self.shift_over is not None:
+            deck = _free_draw(counts, self.shift_over, position)
+        else:
+            deck = counts[:position] + (counts[position] - 1,) + counts[position + 1:]
+        return _canonical(deck, self.free) if self.canonical else deck
+
+
+# How a transition builds the child's deck from the parent's (``position``: the card
+# removed, or where the drawn class starts): remove it (_RAW); draw it as the first
+# card of an all-free representative (_SHIFT, see _free_draw); remove it and sort the
+# counts (_SORT, the child's cards are all free); any other case (_OTHER, a _Child).
+# Or the path finishes (_DONE) or fails (_FAILS).
+_RAW, _SHIFT, _SORT, _OTHER, _DONE, _FAILS = 0, 1, 2, 3, 4, 5
+
+
+def _deck_rule(parent: _Head, drawn: int, target: _Head) -> tuple[int, _Child | None]:
+    """How the child's deck is built when ``parent`` draws card ``drawn`` and goes on with
+    ``target``: one of the rules above, with its _Child for _OTHER.
+
+    A representative child needs no sorting when the parent's free counts stay in
+    order: a pinned card drawn from a parent whose pinned cards the child keeps
+    pinned, or a free class drawn from an all-free parent into a child that pins the
+    drawn card only.
+    """
+    free_draw = parent.symmetric and drawn not in parent.pinned_set
+    shift_over = parent.free_cards
+    if not target.symmetric:
+        if not free_draw:
+            return _RAW, None
+        return (_SHIFT, None) if parent.free is None else (_OTHER, _Child(shift_over, False, None))
+    if target.free is None:
+        return _SORT, None  # every card of the child is free: the layout does not matter
+    if free_draw:
+        if target.pinned_set == parent.pinned_set | {drawn}:
+            return (_SHIFT, None) if parent.free is None else (_OTHER, _Child(shift_over, False, None))
+        if not target.pinned_set & set(shift_over):
+            return _OTHER, _Child(None, True, target.free)  # the renamed cards get sorted anyway
+        return _OTHER, _Child(shift_over, True, target.free)
+    if parent.symmetric and parent.pinned_set <= target.pinned_set:
+        return _RAW, None
+    return _OTHER, _Child(None, True, target.free)
+
+
+def _evaluate_deck(
+    spec: Spec[Any],
+    deck: Cards[Any],
+    max_states: int,
+    max_draws: int,
+    symmetric: bool,
+    report: Callable[[int, int], None] | None,
+) -> Distribution[Any]:
+    """Depth-by-depth evaluation over a finite deck, merging equal states.
+
+    The frontier is grouped by head: ``(head id, pending discards) -> {deck counts:
+    numerator}``.  Within a depth, what drawing card ``i`` does to a group (the
+    continuation, its normal form, the group the child joins) does not depend on the
+    deck, so it is worked out once per group and card (a *transition*); the inner
+    loop only builds the child's counts and adds integers.
+
+    In symmetric mode the counts of a loop head's states are a representative
+    (:func:`_canonical`), and every class of free cards is drawn as the first free
+    card (:func:`_class_moves`): a group asks its continuation once for all classes.
+    """
+    cards = deck.distinct()
+    size = len(cards)
+    index = {card: i for i, card in enumerate(cards)}
+    n = len(deck)
+    heads: list[_Head] = []
+    head_ids: dict[_Draw[Any], int] = {}
+    pinned_by_state: dict[Any, tuple[int, ...]] = {}
+    outcomes = _Outcomes()
+    Group = dict[tuple[int, ...], int]
+    frontier: dict[tuple[int, int], Group] = {}
+
+    def intern(head: _Draw[Any], into_heads: list[_Head], into_ids: dict[_Draw[Any], int]) -> int:
+        """The id of ``head`` among the next depth's heads (added when new)."""
+        hid = into_ids.get(head)
+        if hid is None:
+            pinned: tuple[int, ...] = ()
+            loop_head = False
+            key = head.key
+            if symmetric and type(key) is tuple and key[0] == "loop":
+                loop_head = True
+                state = key[1].state
+                found = pinned_by_state.get(state)
+                if found is None:
+                    found = pinned_by_state[state] = tuple(sorted(_pinned(state, index)))
+                pinned = found
+            hid = into_ids[head] = len(into_heads)
+            into_heads.append(_Head(head, loop_head, pinned, size))
+        return hid
+
+    def normal(child: Spec[Any], avail: float) -> tuple[Spec[Any], int]:
+        """``child`` in one of the four forms, and the unseen discards it adds first."""
+        head = whnf(child, avail)
+        extra = 0
+        while type(head) is _Any:
+            extra += 1
+            avail -= 1
+            head = whnf(head.next, avail)  # type: ignore[attr-defined]
+        return head, extra
+
+    def transition(
+        parent: _Head, anys: int, drawn: int, avail: int,
+        new: dict[tuple[int, int], Group], new_heads: list[_Head], new_ids: dict[_Draw[Any], int],
+    ) -> tuple[Group | None, int, Any]:
+        """What drawing card ``drawn`` does from the states of ``parent`` with ``anys``
+        pending discards (``avail`` cards available): ``(group joined, rule, extra)``,
+        extra being the rule's _Child, or the value for _DONE."""
+        k = parent.draw.k
+        child, extra = normal(_spec_or_raise(k(cards[drawn]), k, "the continuation"), avail)
+        t = type(child)
+        if t is _Draw:
+            cid = intern(child, new_heads, new_ids)  # type: ignore[arg-type]
+            rule, how = _deck_rule(parent, drawn, new_heads[cid])
+            into = new.get((cid, anys + extra))
+            if into is None:
+                into = new[cid, anys + extra] = {}
+            return into, rule, how
+        if t is _Done:
+            return None, _DONE, child.value  # type: ignore[attr-defined]
+        return None, _FAILS, None
+
+    depth = 0
+    drawn = -1
+    try:
+        end, fails = outcomes.at(0)
+        first, anys = normal(spec, n)
+        if type(first) is _Draw:
+            hid = intern(first, heads, head_ids)  # type: ignore[arg-type]
+            counts = tuple(deck.count(c) for c in cards)
+            if heads[hid].symmetric:
+                counts = _canonical(counts, heads[hid].free)
+            frontier[hid, anys] = {counts: 1}
+        elif type(first) is _Done:
+            _record(first.value, 1, end)  # type: ignore[attr-defined]
+        else:
+            fails[0] += 1
+        while frontier:
+            if depth >= max_draws:
+                raise StateLimitExceeded(
+                    f"the spec is still drawing after max_draws={max_draws} draws "
+                    f"({sum(map(len, frontier.values()))} live states); pass a larger max_draws, or "
+                    "make sure the process ends (a spec that can draw forever has no finite exact "
+                    "evaluation here)"
+                )
+            depth += 1
+            end, fails = outcomes.at(depth)
+            left = n - depth
+            new: dict[tuple[int, int], Group] = {}
+            new_heads: list[_Head] = []
+            new_ids: dict[_Draw[Any], int] = {}
+            live = 0
+            failed = 0
+            for (hid, anys), group in frontier.items():
+                parent = heads[hid]
+                sym = parent.symmetric
+                pinned = parent.pinned
+                free = parent.free
+                free_counts = parent.free_counts
+                row: list[tuple[Group | None, int, Any] | None] = [None] * size
+                for counts, weight in group.items():
+                    if sym:
+                        moves = _class_moves(counts, pinned, free, free_counts)
+                    else:
+                        moves = [(i, count, i) for i, count in enumerate(counts) if count]
+                    for drawn, multiplier, at in moves:
+                        move = row[drawn]
+                        if move is None:
+                            move = row[drawn] = transition(
+                                parent, anys, drawn, left - anys, new, new_heads, new_ids
+                            )
+                        into, rule, how = move
+                        if rule == 0:  # _RAW
+                            c = counts[:at] + (counts[at] - 1,) + counts[at + 1:]
+                        elif rule == 1:  # _SHIFT
+                            c = (counts[at] - 1,) + counts[:at] + counts[at + 1:]
+                        elif rule == 2:  # _SORT
+                            rest = list(counts)
+                            rest[at] -= 1
+                            rest.sort()
+                            c = tuple(rest)
+                        elif rule == 3:  # _OTHER
+                            c = how(counts, at)
+                        elif rule == 4:  # _DONE
+                            _record(how, weight * multiplier, end)
+                            continue
+                        else:
+                            failed += weight * multiplier
+                            continue
+                        old = into.get(c)  # type: ignore[union-attr]
+                        if old is None:
+                            live += 1
+                            if live > max_states:
+                                _too_many(live, depth, max_states)
+                            into[c] = weight * multiplier  # type: ignore[index]
+                        else:
+                            into[c] = old + weight * multiplier  # type: ignore[index]
+            fails[depth] += failed
+            if report is not None:
+                report(depth, live)
+            frontier = new
+            heads = new_heads
+            head_ids = new_ids
+    except (StateLimitExceeded, EndlessProcess):
+        raise
+    except Exception as err:
+        _annotate(err, depth, cards[drawn] if drawn >= 0 else None)
+        raise
+    denominators = [math.perm(n, d) for d in range(depth + 1)]
+    # Trailing depths may hold nothing; the deepest recorded depth sets the denominator.
+    outcomes.at(depth)
+    return outcomes.distribution(denominators)
+
+
+def _evaluate_general(
+    spec: Spec[Any],
+    deck: Cards[Any] | None,
+    weighted: Weighted[Any] | None,
+    merge: bool,
+    max_states: int,
+    max_draws: int,
+    report: Callable[[int, int], None] | None = None,
+) -> Distribution[Any]:
+    """Depth-by-depth evaluation, one frontier entry per state: weighted sources (with
+    cycle detection) and ``merge=False``."""
     if deck is not None:
         cards = deck.distinct()
         start: tuple[int, ...] = tuple(deck.count(c) for c in cards)
@@ -266,13 +607,7 @@ def _evaluate(
         start = ()
         n = 0
     finite = deck is not None
-    symmetric = symmetric and finite and merge
     seen: set[Spec[Any]] = set()  # every state so far (weighted sources: to find cycles)
-    index = {card: i for i, card in enumerate(cards)}
-    # A symmetric entry's key holds a canonical deck; its representative deck and the
-    # draws to expand live here.
-    plans: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-    pinned_by_state: dict[Any, tuple[int, ...]] = {}
     outcomes = _Outcomes()
     # The frontier: key -> numerator (merging), or a list of (key, numerator).
     frontier: dict[tuple[Any, ...], int] | list[tuple[tuple[Any, ...], int]]
@@ -295,16 +630,7 @@ def _evaluate(
         if t is _Draw:
             if drawn >= 0:
                 counts = counts[:drawn] + (counts[drawn] - 1,) + counts[drawn + 1:]
-            if symmetric and type(head.key) is tuple and head.key[0] == "loop":  # type: ignore[attr-defined]
-                state = head.key[1].state  # type: ignore[attr-defined]
-                pinned = pinned_by_state.get(state)
-                if pinned is None:
-                    pinned = pinned_by_state[state] = tuple(sorted(_pinned(state, index)))
-                key = (_canonical(counts, pinned), anys, head)
-                if key not in plans:
-                    plans[key] = (counts, pinned)
-            else:
-                key = (counts, anys if finite else 0, head)
+            key = (counts, anys if finite else 0, head)
             if merge:
                 old = into.get(key)
                 if old is None:
@@ -343,15 +669,11 @@ def _evaluate(
                 for key, weight in entries:
                     counts, anys, head = key
                     k = head.k
-                    if type(counts[0]) is str:  # a canonical (symmetric) deck
-                        counts, pinned = plans[key]
-                        moves = _symmetric_moves(counts, pinned)
-                    else:
-                        moves = [(i, count) for i, count in enumerate(counts) if count]
-                    for i, multiplier in moves:
-                        card = cards[i]
-                        child = _spec_or_raise(k(card), k, "the continuation")
-                        settle(child, counts, i, left, anys, weight * multiplier, new, end, fails, depth)
+                    for i, count in enumerate(counts):
+                        if count:
+                            card = cards[i]
+                            child = _spec_or_raise(k(card), k, "the continuation")
+                            settle(child, counts, i, left, anys, weight * count, new, end, fails, depth)
             else:
                 for (counts, _, head), weight in entries:
                     k = head.k
@@ -367,18 +689,10 @@ def _evaluate(
             if report is not None:
                 report(depth, len(new))
             frontier = new
-            plans = {key: plan for key, plan in plans.items() if key in new} if symmetric else plans
     except (StateLimitExceeded, EndlessProcess):
         raise
     except Exception as err:
-        where = f"after draw {depth} (card {card!r})" if depth else "before the first draw"
-        add_note(err, f"drawdsl: raised while evaluating the spec {where}")
-        if depth and isinstance(err, (AttributeError, TypeError)) and not isinstance(err, DrawdslError):
-            add_note(
-                err,
-                f"drawdsl: the source holds cards like {card!r} ({type(card).__name__}); if the "
-                "spec expects another card type, map the source (deck.map(...)) or fix the spec",
-            )
+        _annotate(err, depth, card)
         raise
     if deck is not None:
         denominators = [math.perm(n, d) for d in range(depth + 1)]
