@@ -190,3 +190,16 @@ def test_atomic_text_error_mid_write_leaves_nothing_new(tmp_path: Path) -> None:
         handle.write("partial")
         raise OSError("disk full")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path) -> None:
+    """``drawdsl chance three.py:three --deck ranks | head -1``: 2,197 outcome lines (over
+    100 kB, more than a pipe holds), and the reader leaves after the first."""
+    (tmp_path / "three.py").write_text("from drawdsl import draw_many\nthree = draw_many(3)\n")
+    process = _drawdsl(["chance", "three.py:three", "--deck", "ranks"], tmp_path)
+    assert process.stdout is not None and process.stderr is not None
+    first = process.stdout.readline()
+    process.stdout.close()
+    err = process.stderr.read()
+    assert process.wait(timeout=PATIENCE) == 0, err
+    assert first.strip() and err == ""

@@ -142,3 +142,15 @@ def test_simulate_gives_the_same_tally_for_1_2_and_4_workers() -> None:
     assert dict(simulate(flush(), suits, n=40, seed=11, chunk=50)) == {
         k: v for k, v in by_hand.items() if k is not FAILED
     }
+
+
+def test_a_sampled_run_that_never_ends_stops_at_max_draws() -> None:
+    """Heads forever is never reached on a fair coin's typical path: the cap stops the run."""
+
+    def step(heads: int, side: str) -> Any:
+        return heads + (side == "H") if heads < 10**9 else done(heads)
+
+    with pytest.raises(StateLimitExceeded, match=r"max_draws=1000 cards; pass a larger max_draws"):
+        sample(loop(0, step), coin(), rng=3, max_draws=1000)
+    with pytest.raises(StateLimitExceeded, match="max_draws"):
+        simulate(loop(0, step), coin(), n=2, seed=3, max_draws=500)
