@@ -112,3 +112,13 @@ def test_bad_arguments_give_one_line_and_exit_2(
 def test_penney_without_a_question_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["penney"]) == 2
     assert "odds" in capsys.readouterr().err
+
+
+def test_table_json_has_pairs_best_replies_and_cycles(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, ["penney", "table", "--length", "3", "--json"])
+    pairs = data["pairs"]
+    assert isinstance(pairs, list) and len(pairs) == 56
+    rows = {(row.first, row.second): row.second_wins for row in penney.pair_table(3)}
+    assert {(p["first"], p["second"]): Fraction(p["second_wins"]) for p in pairs} == rows
+    assert data["best_replies"]["HHH"] == {"replies": ["THH"], "wins": "7/8"}  # type: ignore[index]
+    assert data["cycles"] == [["HHT", "THH", "TTH", "HTT"]]

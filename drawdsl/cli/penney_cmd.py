@@ -155,13 +155,28 @@ def _table(args: argparse.Namespace) -> int:
         heatmap(rows, args.plot, title=f"Penney's game, length {args.length} over {args.alphabet!r}")
     graph = penney.best_reply_graph(rows)
     chance = {(row.first, row.second): row.second_wins for row in rows}
+    cycles = penney.best_reply_cycles(graph)
+    if args.json:
+        print(json.dumps({
+            "length": args.length,
+            "alphabet": args.alphabet,
+            "pairs": [
+                {"first": row.first, "second": row.second, "second_wins": fraction_text(row.second_wins)}
+                for row in rows
+            ],
+            "best_replies": {
+                first: {"replies": replies, "wins": fraction_text(chance[(first, replies[0])])}
+                for first, replies in graph.items()
+            },
+            "cycles": [list(cycle) for cycle in cycles],
+        }, indent=2))
+        return 0
     width = args.length
     print(f"best replies, length {args.length} over {args.alphabet!r} ({len(rows)} ordered pairs):")
     for first, replies in graph.items():
         p = chance[(first, replies[0])]
         print(f"  {first:<{width}} -> {', '.join(replies)}  wins {fraction_text(p)} "
               f"(odds {penney.odds_text(p)})")
-    cycles = penney.best_reply_cycles(graph)
     for cycle in cycles:
         print("non-transitive cycle: " + " -> ".join((*cycle, cycle[0])))
     if args.csv:
@@ -255,6 +270,8 @@ def add_commands(sub: Any) -> None:
                        help="write every ordered pair to FILE as CSV")
     table.add_argument("--plot", type=output_file, metavar="FILE",
                        help="draw a heatmap to FILE (needs matplotlib)")
+    table.add_argument("--json", action="store_true",
+                       help="print a JSON object: every pair, the best replies and the cycles")
     table.set_defaults(run=_table)
 
     cards = penney_sub.add_parser(
