@@ -212,7 +212,8 @@ def _canonical(counts: tuple[int, ...], free: tuple[int, ...] | None) -> tuple[i
 def _class_moves(
     counts: tuple[int, ...],
     pinned: tuple[int, ...],
-    free: tuple[int, ...] | None,
+    offset: int,
+    free: tuple[int, ...],
     free_counts: Callable[[tuple[int, ...]], Sequence[int]] | None = None,
 ) -> list[tuple[int, int, int]]:
     """The draws to expand from a representative deck (see :func:`_canonical`), as
@@ -224,28 +225,40 @@ def _class_moves(
     keeping their ascending order (the ``position`` is where the class starts in the
     representative; :func:`_free_draw` builds the deck left).  So every class of a
     state reads the same card, and the continuation is asked once for all of them.
-    ``free_counts`` picks the free counts out of ``counts`` (a faster
-    ``[counts[j] for j in free]``).
 
-    >>> _class_moves((0, 1, 1, 3), (), None)
+    ``offset >= 0`` says that the pinned cards are the first ``offset`` ones (the
+    common case, since the drawn free card is the first), so the free counts ascend in
+    ``counts[offset:]``; else ``free_counts`` picks the free counts out of ``counts``
+    (a faster ``[counts[j] for j in free]``).
+
+    >>> _class_moves((0, 1, 1, 3), (), 0, (0, 1, 2, 3))
     [(0, 2, 1), (0, 3, 3)]
-    >>> _class_moves((2, 1, 1, 3), (0,), (1, 2, 3))
+    >>> _class_moves((2, 1, 1, 3), (0,), 1, (1, 2, 3))
     [(0, 2, 0), (1, 2, 1), (1, 3, 3)]
+    >>> _class_moves((1, 2, 1, 3), (1,), -1, (0, 2, 3))
+    [(1, 2, 1), (0, 2, 0), (0, 3, 3)]
     """
-    if free is None:
-        moves = []
-        values: Sequence[int] = counts
-        first = 0
-    else:
-        moves = [(p, counts[p], p) for p in pinned if counts[p]]
-        values = [counts[j] for j in free] if free_counts is None else free_counts(counts)
-        first = free[0] if free else -1
+    moves = []
+    for p in pinned:
+        if counts[p]:
+            moves.append((p, counts[p], p))
+    if offset >= 0:
+        size = len(counts)
+        j = bisect_right(counts, 0, offset)  # the free counts ascend: skip exhausted cards
+        while j < size:
+            count = counts[j]
+            after = bisect_right(counts, count, j)
+            moves.append((offset, count * (after - j), j))
+            j = after
+        return moves
+    values = [counts[j] for j in free] if free_counts is None else free_counts(counts)
     size = len(values)
-    j = bisect_right(values, 0)  # the free counts ascend: skip the exhausted cards
+    first = free[0] if free else -1
+    j = bisect_right(values, 0)
     while j < size:
         count = values[j]
         after = bisect_right(values, count, j)
-        moves.append((first, count * (after - j), j if free is None else free[j]))
+        moves.append((first, count * (after - j), free[j]))
         j = after
     return moves
 
@@ -339,7 +352,7 @@ class _Head:
     others (``None``: all of them).
     """
 
-    __slots__ = ("draw", "symmetric", "pinned", "pinned_set", "free", "free_cards", "free_counts")
+    __slots__ = ("draw", "symmetric", "pinned", "pinned_set", "free", "free_cards", "offset", "free_counts")
 
     def __init__(self, draw: _Draw[Any], symmetric: bool, pinned: tuple[int, ...], size: int) -> None:
         self.draw = draw
@@ -348,9 +361,11 @@ class _Head:
         self.pinned_set = frozenset(pinned)
         self.free_cards = tuple(i for i in range(size) if i not in self.pinned_set)
         self.free = self.free_cards if pinned else None
+        # The pinned cards are the first ``offset`` ones (-1: they are not).
+        self.offset = len(pinned) if pinned == tuple(range(len(pinned))) else -1
         # counts -> the free counts, in C (an itemgetter of one index returns a bare item).
         self.free_counts: Callable[[tuple[int, ...]], Sequence[int]] | None = (
-            itemgetter(*self.free) if self.free is not None and len(self.free) > 1 else None
+            itemgetter(*self.free_cards) if self.offset < 0 and len(self.free_cards) > 1 else None
         )
 
 
@@ -378,32 +393,37 @@ class _Child:
 
 # How a transition builds the child's deck from the parent's (``position``: the card
 # removed, or where the drawn class starts): remove it (_RAW); draw it as the first
-# card of an all-free representative (_SHIFT, see _free_draw); remove it and sort the
+# free card of a representative whose pinned cards come first (_SHIFT, see _free_draw
+# and the offset of _class_moves); remove it and sort the
 # counts (_SORT, the child's cards are all free); any other case (_OTHER, a _Child).
 # Or the path finishes (_DONE) or fails (_FAILS).
 _RAW, _SHIFT, _SORT, _OTHER, _DONE, _FAILS = 0, 1, 2, 3, 4, 5
 
 
-def _deck_rule(parent: _Head, drawn: int, target: _Head) -> tuple[int, _Child | None]:
+def _deck_rule(parent: _Head, drawn: int, target: _Head) -> tuple[int, _Child | int | None]:
     """How the child's deck is built when ``parent`` draws card ``drawn`` and goes on with
-    ``target``: one of the rules above, with its _Child for _OTHER.
+    ``target``: one of the rules above, with its _Child for _OTHER and the parent's
+    offset for _SHIFT.
 
     A representative child needs no sorting when the parent's free counts stay in
     order: a pinned card drawn from a parent whose pinned cards the child keeps
-    pinned, or a free class drawn from an all-free parent into a child that pins the
-    drawn card only.
+    pinned, or a free class drawn into a child that pins the drawn card too.  The
+    renamed deck of a free draw has a fast path (_SHIFT, with the parent's offset)
+    when the parent's pinned cards come first.
     """
     free_draw = parent.symmetric and drawn not in parent.pinned_set
     shift_over = parent.free_cards
     if not target.symmetric:
         if not free_draw:
             return _RAW, None
-        return (_SHIFT, None) if parent.free is None else (_OTHER, _Child(shift_over, False, None))
+        return (_SHIFT, parent.offset) if parent.offset >= 0 else (_OTHER, _Child(shift_over, False, None))
     if target.free is None:
         return _SORT, None  # every card of the child is free: the layout does not matter
     if free_draw:
         if target.pinned_set == parent.pinned_set | {drawn}:
-            return (_SHIFT, None) if parent.free is None else (_OTHER, _Child(shift_over, False, None))
+            if parent.offset >= 0:
+                return _SHIFT, parent.offset
+            return _OTHER, _Child(shift_over, False, None)
         if not target.pinned_set & set(shift_over):
             return _OTHER, _Child(None, True, target.free)  # the renamed cards get sorted anyway
         return _OTHER, _Child(shift_over, True, target.free)
@@ -527,12 +547,13 @@ def _evaluate_deck(
                 parent = heads[hid]
                 sym = parent.symmetric
                 pinned = parent.pinned
-                free = parent.free
+                free = parent.free_cards
+                offset = parent.offset
                 free_counts = parent.free_counts
                 row: list[tuple[Group | None, int, Any] | None] = [None] * size
                 for counts, weight in group.items():
                     if sym:
-                        moves = _class_moves(counts, pinned, free, free_counts)
+                        moves = _class_moves(counts, pinned, offset, free, free_counts)
                     else:
                         moves = [(i, count, i) for i, count in enumerate(counts) if count]
                     for drawn, multiplier, at in moves:
@@ -542,31 +563,31 @@ def _evaluate_deck(
                                 parent, anys, drawn, left - anys, new, new_heads, new_ids
                             )
                         into, rule, how = move
+                        if into is None:  # the path ends here
+                            if rule == 4:  # _DONE
+                                _record(how, weight * multiplier, end)
+                            else:
+                                failed += weight * multiplier
+                            continue
                         if rule == 0:  # _RAW
                             c = counts[:at] + (counts[at] - 1,) + counts[at + 1:]
-                        elif rule == 1:  # _SHIFT
-                            c = (counts[at] - 1,) + counts[:at] + counts[at + 1:]
+                        elif rule == 1:  # _SHIFT (how: the parent's offset)
+                            c = counts[:how] + (counts[at] - 1,) + counts[how:at] + counts[at + 1:]
                         elif rule == 2:  # _SORT
                             rest = list(counts)
                             rest[at] -= 1
                             rest.sort()
                             c = tuple(rest)
-                        elif rule == 3:  # _OTHER
+                        else:  # _OTHER
                             c = how(counts, at)
-                        elif rule == 4:  # _DONE
-                            _record(how, weight * multiplier, end)
-                            continue
-                        else:
-                            failed += weight * multiplier
-                            continue
-                        old = into.get(c)  # type: ignore[union-attr]
+                        old = into.get(c)
                         if old is None:
                             live += 1
                             if live > max_states:
                                 _too_many(live, depth, max_states)
-                            into[c] = weight * multiplier  # type: ignore[index]
+                            into[c] = weight * multiplier
                         else:
-                            into[c] = old + weight * multiplier  # type: ignore[index]
+                            into[c] = old + weight * multiplier
             fails[depth] += failed
             if report is not None:
                 report(depth, live)
