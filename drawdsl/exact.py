@@ -12,6 +12,11 @@ How it works (see docs/how-it-works.md):
 * ``draw_any`` never branches: it adds to the pending count, and a draw or discard
   with no card left fails the path.  A seen draw after pending discards is drawn
   from the cards not yet seen, which has the same law (the deal is exchangeable).
+* Over a deck, the frontier is grouped by spec: what a card does to a spec (the
+  continuation, its normal form, where the child goes) is worked out once per
+  draw, spec and card, and the inner loop only builds decks and adds integers.
+  In symmetric mode decks are sorted representatives and every class of free cards
+  is read as the same card (see :func:`_class_moves`).
 
 >>> from drawdsl import Cards, chances, draw_count
 >>> chances(draw_count(lambda c: c == "A", 2), Cards({"A": 4, "x": 48}))
