@@ -557,7 +557,42 @@ def _evaluate_deck(
                 free_counts = parent.free_counts
                 row: list[tuple[Group | None, int, Any] | None] = [None] * size
                 for counts, weight in group.items():
-                    if sym:
+                    if sym and offset >= 0:
+                        # The fast path: the free classes all read card `offset` and go
+                        # where its transition says; pinned cards take the loop below.
+                        moves = [(p, counts[p], p) for p in pinned if counts[p]] if pinned else []
+                        j = bisect_right(counts, 0, offset)  # the first free card left
+                        if j < size:
+                            drawn = offset
+                            move = row[drawn]
+                            if move is None:
+                                move = row[drawn] = transition(
+                                    parent, anys, drawn, left - anys, new, new_heads, new_ids
+                                )
+                            into, rule, how = move
+                            if into is None or rule == _OTHER:
+                                moves += _class_moves(counts, (), offset, free)
+                            else:
+                                while j < size:
+                                    count = counts[j]
+                                    after = bisect_right(counts, count, j)
+                                    if rule == 2:  # _SORT
+                                        rest = list(counts)
+                                        rest[j] -= 1
+                                        rest.sort()
+                                        c = tuple(rest)
+                                    else:  # _SHIFT (how: the offset), see _free_draw
+                                        c = counts[:how] + (count - 1,) + counts[how:j] + counts[j + 1:]
+                                    old = into.get(c)
+                                    if old is None:
+                                        live += 1
+                                        if live > max_states:
+                                            _too_many(live, depth, max_states)
+                                        into[c] = weight * count * (after - j)
+                                    else:
+                                        into[c] = old + weight * count * (after - j)
+                                    j = after
+                    elif sym:
                         moves = _class_moves(counts, pinned, offset, free, free_counts)
                     else:
                         moves = [(i, count, i) for i, count in enumerate(counts) if count]
@@ -574,10 +609,8 @@ def _evaluate_deck(
                             else:
                                 failed += weight * multiplier
                             continue
-                        if rule == 0:  # _RAW
+                        if rule == 0:  # _RAW (a free draw's _SHIFT only happens above)
                             c = counts[:at] + (counts[at] - 1,) + counts[at + 1:]
-                        elif rule == 1:  # _SHIFT (how: the parent's offset)
-                            c = counts[:how] + (counts[at] - 1,) + counts[how:at] + counts[at + 1:]
                         elif rule == 2:  # _SORT
                             rest = list(counts)
                             rest[at] -= 1
