@@ -11,7 +11,7 @@ from math import comb, prod
 import pytest
 from oracle import brute_force
 
-from drawdsl import Cards, InvalidArgument, chance
+from drawdsl import Cards, InvalidArgument, chance, done, fail, loop
 from games import war
 
 
@@ -84,6 +84,34 @@ def test_odd_decks_are_refused() -> None:
 def test_symmetry_does_not_change_the_literal_answer_on_unmapped_cards() -> None:
     deck = Cards({(rank, suit): 1 for rank in range(3) for suit in "xy"}).map(lambda card: card[0])
     assert chance(war.tie_free_spec(3), deck, symmetric=True) == chance(war.tie_free_spec(3), deck)
+
+
+class _CountedTieFree:
+    """The tie-free turns with a call counter (cards are rank names, so the turn number
+    in the state never equals a card)."""
+
+    def __init__(self, turns: int) -> None:
+        self.turns = turns
+        self.calls = 0
+
+    def __call__(self, state: tuple[int, str | None], card: str) -> object:
+        self.calls += 1
+        turn, first = state
+        if first is None:
+            return (turn, card)
+        if card == first:
+            return fail()
+        return done(True) if turn + 1 == self.turns else (turn + 1, None)
+
+
+def test_the_52_card_sweep_asks_each_turn_a_few_cards() -> None:
+    """What keeps the 52-card answer fast: the evaluator asks the step once per draw,
+    state and card, and reads every class of free cards as one card.  So A's card is
+    asked once per turn, and B's card twice (the pinned rank: a tie; any other)."""
+    step = _CountedTieFree(26)
+    deck = war.deck(13, 4).map(str)
+    assert chance(loop((0, None), step), deck, symmetric=True) == war.no_tie_probability()
+    assert step.calls == 3 * 26
 
 
 def test_cli_war_sweep_json(capsys: pytest.CaptureFixture[str]) -> None:
