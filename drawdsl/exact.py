@@ -349,19 +349,14 @@ def _annotate(err: Exception, depth: int, card: Any) -> None:
         )
 
 
-class _Head:
-    """A draw at the head of some frontier states, with what symmetric mode needs of it.
+class _Layout:
+    """Where the pinned and the free cards of a representative deck are (see
+    :func:`_canonical`), for one set of pinned card indices; shared by the heads that
+    pin the same cards.  ``free`` is ``None`` when every card is free."""
 
-    ``symmetric`` says whether its decks are kept as representatives (:func:`_canonical`);
-    ``pinned`` are the indices of the cards its loop state mentions and ``free`` the
-    others (``None``: all of them).
-    """
+    __slots__ = ("pinned", "pinned_set", "free", "free_cards", "offset", "free_counts")
 
-    __slots__ = ("draw", "symmetric", "pinned", "pinned_set", "free", "free_cards", "offset", "free_counts")
-
-    def __init__(self, draw: _Draw[Any], symmetric: bool, pinned: tuple[int, ...], size: int) -> None:
-        self.draw = draw
-        self.symmetric = symmetric
+    def __init__(self, pinned: tuple[int, ...], size: int) -> None:
         self.pinned = pinned
         self.pinned_set = frozenset(pinned)
         self.free_cards = tuple(i for i in range(size) if i not in self.pinned_set)
@@ -372,6 +367,18 @@ class _Head:
         self.free_counts: Callable[[tuple[int, ...]], Sequence[int]] | None = (
             itemgetter(*self.free_cards) if self.offset < 0 and len(self.free_cards) > 1 else None
         )
+
+
+class _Head:
+    """A draw at the head of some frontier states: ``symmetric`` says whether its decks
+    are kept as representatives (:func:`_canonical`) of its ``layout``."""
+
+    __slots__ = ("draw", "symmetric", "layout")
+
+    def __init__(self, draw: _Draw[Any], symmetric: bool, layout: _Layout) -> None:
+        self.draw = draw
+        self.symmetric = symmetric
+        self.layout = layout
 
 
 class _Child:
@@ -416,25 +423,27 @@ def _deck_rule(parent: _Head, drawn: int, target: _Head) -> tuple[int, _Child | 
     renamed deck of a free draw has a fast path (_SHIFT, with the parent's offset)
     when the parent's pinned cards come first.
     """
-    free_draw = parent.symmetric and drawn not in parent.pinned_set
-    shift_over = parent.free_cards
+    free_draw = parent.symmetric and drawn not in parent.layout.pinned_set
+    shift_over = parent.layout.free_cards
     if not target.symmetric:
         if not free_draw:
             return _RAW, None
-        return (_SHIFT, parent.offset) if parent.offset >= 0 else (_OTHER, _Child(shift_over, False, None))
-    if target.free is None:
+        if parent.layout.offset >= 0:
+            return _SHIFT, parent.layout.offset
+        return _OTHER, _Child(shift_over, False, None)
+    if target.layout.free is None:
         return _SORT, None  # every card of the child is free: the layout does not matter
     if free_draw:
-        if target.pinned_set == parent.pinned_set | {drawn}:
-            if parent.offset >= 0:
-                return _SHIFT, parent.offset
+        if target.layout.pinned_set == parent.layout.pinned_set | {drawn}:
+            if parent.layout.offset >= 0:
+                return _SHIFT, parent.layout.offset
             return _OTHER, _Child(shift_over, False, None)
-        if not target.pinned_set & set(shift_over):
-            return _OTHER, _Child(None, True, target.free)  # the renamed cards get sorted anyway
-        return _OTHER, _Child(shift_over, True, target.free)
-    if parent.symmetric and parent.pinned_set <= target.pinned_set:
+        if not target.layout.pinned_set & set(shift_over):
+            return _OTHER, _Child(None, True, target.layout.free)  # the renamed cards get sorted anyway
+        return _OTHER, _Child(shift_over, True, target.layout.free)
+    if parent.symmetric and parent.layout.pinned_set <= target.layout.pinned_set:
         return _RAW, None
-    return _OTHER, _Child(None, True, target.free)
+    return _OTHER, _Child(None, True, target.layout.free)
 
 
 def _evaluate_deck(
@@ -463,7 +472,9 @@ def _evaluate_deck(
     n = len(deck)
     heads: list[_Head] = []
     head_ids: dict[_Draw[Any], int] = {}
-    pinned_by_state: dict[Any, tuple[int, ...]] = {}
+    all_free = _Layout((), size)
+    layouts: dict[tuple[int, ...], _Layout] = {(): all_free}
+    layout_by_state: dict[Any, _Layout] = {}
     outcomes = _Outcomes()
     Group = dict[tuple[int, ...], int]
     frontier: dict[tuple[int, int], Group] = {}
@@ -472,18 +483,22 @@ def _evaluate_deck(
         """The id of ``head`` among the next depth's heads (added when new)."""
         hid = into_ids.get(head)
         if hid is None:
-            pinned: tuple[int, ...] = ()
+            layout = all_free
             loop_head = False
             key = head.key
             if symmetric and type(key) is tuple and key[0] == "loop":
                 loop_head = True
                 state = key[1].state
-                found = pinned_by_state.get(state)
+                found = layout_by_state.get(state)
                 if found is None:
-                    found = pinned_by_state[state] = tuple(sorted(_pinned(state, index)))
-                pinned = found
+                    pinned = tuple(sorted(_pinned(state, index)))
+                    found = layouts.get(pinned)
+                    if found is None:
+                        found = layouts[pinned] = _Layout(pinned, size)
+                    layout_by_state[state] = found
+                layout = found
             hid = into_ids[head] = len(into_heads)
-            into_heads.append(_Head(head, loop_head, pinned, size))
+            into_heads.append(_Head(head, loop_head, layout))
         return hid
 
     def normal(child: Spec[Any], avail: float) -> tuple[Spec[Any], int]:
@@ -504,11 +519,19 @@ def _evaluate_deck(
         pending discards (``avail`` cards available): ``(group joined, rule, extra)``,
         extra being the rule's _Child, or the value for _DONE."""
         k = parent.draw.k
-        child, extra = normal(_spec_or_raise(k(cards[drawn]), k, "the continuation"), avail)
+        child = whnf(_spec_or_raise(k(cards[drawn]), k, "the continuation"), avail)
+        extra = 0
+        while type(child) is _Any:
+            extra += 1
+            avail -= 1
+            child = whnf(child.next, avail)  # type: ignore[attr-defined]
         t = type(child)
         if t is _Draw:
             cid = intern(child, new_heads, new_ids)  # type: ignore[arg-type]
-            rule, how = _deck_rule(parent, drawn, new_heads[cid])
+            if symmetric:
+                rule, how = _deck_rule(parent, drawn, new_heads[cid])
+            else:
+                rule, how = _RAW, None
             into = new.get((cid, anys + extra))
             if into is None:
                 into = new[cid, anys + extra] = {}
@@ -526,7 +549,7 @@ def _evaluate_deck(
             hid = intern(first, heads, head_ids)  # type: ignore[arg-type]
             counts = tuple(deck.count(c) for c in cards)
             if heads[hid].symmetric:
-                counts = _canonical(counts, heads[hid].free)
+                counts = _canonical(counts, heads[hid].layout.free)
             frontier[hid, anys] = {counts: 1}
         elif type(first) is _Done:
             _record(first.value, 1, end)  # type: ignore[attr-defined]
@@ -551,10 +574,11 @@ def _evaluate_deck(
             for (hid, anys), group in frontier.items():
                 parent = heads[hid]
                 sym = parent.symmetric
-                pinned = parent.pinned
-                free = parent.free_cards
-                offset = parent.offset
-                free_counts = parent.free_counts
+                layout = parent.layout
+                pinned = layout.pinned
+                free = layout.free_cards
+                offset = layout.offset
+                free_counts = layout.free_counts
                 row: list[tuple[Group | None, int, Any] | None] = [None] * size
                 for counts, weight in group.items():
                     if sym and offset >= 0:
