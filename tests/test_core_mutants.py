@@ -29,6 +29,7 @@ from drawdsl import (
     draw_many,
     draw_one,
     draw_until,
+    fail,
     generate,
     keyed,
     loop,
@@ -448,3 +449,277 @@ def test_equal_states_with_shared_continuations_merge() -> None:
     dist = chances(spec, coin(), progress=lambda d, s: seen.append((d, s)))
     assert dist == Distribution({1: 1})
     assert seen == [(1, 1), (2, 0)]
+
+
+# --------------------------------------------------------------------------- the symmetric deck evaluator
+#
+# A second mutation run, over the rewritten drawdsl/exact.py (the frontier grouped by
+# spec, sorted symmetric decks and their fast paths), left these paths unchecked.
+# Answers are checked against the brute-force oracle (every ordering of the deck),
+# worked out by hand, or, on the 7- and 8-card decks, checked three ways: symmetric
+# and plain evaluation must equal merge=False, which runs the separate general
+# evaluator (one frontier entry per path, no deck rules).
+
+
+class _HeldTarget:
+    """A loop that starts holding a card (so that card is pinned from the start, at any
+    position of the deck): draw until the held card or a repeat of the previous card
+    shows, at most ``limit`` draws.  It finishes with how it ended and how many cards
+    it took; it compares cards only with each other."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+
+    def __call__(self, state: tuple[Any, Any, int], card: Any) -> Any:
+        target, last, drawn = state
+        if card == target:
+            return done(("target", drawn + 1))
+        if card == last:
+            return done(("repeat", drawn + 1))
+        if drawn + 1 == self.limit:
+            # a free card leaves the loop for a plain draw (a head without symmetry)
+            return draw().map(lambda _: ("limit", drawn + 1))
+        return (target, card, drawn + 1)
+
+
+class _ForgetRepeat:
+    """Draw until a card repeats within a window of the last ``window`` cards (cards
+    leave the state again, so pinned sets shrink), at most ``limit`` draws."""
+
+    def __init__(self, window: int, limit: int) -> None:
+        self.window = window
+        self.limit = limit
+
+    def __call__(self, state: tuple[int, tuple[Any, ...]], card: Any) -> Any:
+        drawn, recent = state
+        if card in recent:
+            return done(drawn + 1)
+        if drawn + 1 == self.limit:
+            return done(None)
+        return (drawn + 1, (recent + (card,))[-self.window :])
+
+
+class _TwoBack:
+    """Draw ``n`` cards; finish with how many cards equal the previous one and how many
+    equal the one before that.  The state holds the last two cards, so a card drawn
+    again can leave the state with fewer cards pinned."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __call__(self, state: tuple[int, Any, Any, int, int], card: Any) -> Any:
+        drawn, older, newer, pairs, twos = state
+        pairs += card == newer
+        twos += card == older
+        if drawn + 1 == self.n:
+            return done((pairs, twos))
+        return (drawn + 1, newer, card, pairs, twos)
+
+
+class _DiscardBetween:
+    """Draw until a card repeats, discarding one unseen card after every new card
+    (draw_any inside a loop), at most ``limit`` cards looked at."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+
+    def __call__(self, seen: frozenset[Any], card: Any) -> Any:
+        if card in seen:
+            return done(len(seen) + 1)
+        if len(seen) + 1 == self.limit:
+            return done(0)
+        return draw_any(1).then(loop(seen | {card}, self))
+
+
+class _PairThenDraws:
+    """Look at two cards; a pair goes on with ``after_pair``, else with ``after_other``
+    (continuations that differ per card and leave the loop)."""
+
+    def __init__(self, after_pair: Spec[Any], after_other: Spec[Any]) -> None:
+        self.after_pair = after_pair
+        self.after_other = after_other
+
+    def __call__(self, first: Any, card: Any) -> Any:
+        if first is None:
+            return card
+        return (
+            self.after_pair.map(lambda v: ("pair", v))
+            if card == first
+            else self.after_other.map(lambda v: ("other", v))
+        )
+
+
+class _RepeatWithin:
+    """Draw until a card repeats, finishing with how many cards it took; fail after ``limit``."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+
+    def __call__(self, seen: frozenset[Any], card: Any) -> Any:
+        if card in seen:
+            return done(len(seen) + 1)
+        if len(seen) + 1 >= self.limit:
+            return fail()
+        return seen | {card}
+
+
+_SYM_DECKS = [
+    Cards({"x": 2, "a": 1, "c": 2, "b": 1, "d": 2}),  # several free classes of equal counts
+    Cards({"a": 1, "b": 1, "c": 1, "d": 2, "e": 2}),
+    Cards({"d": 3, "c": 1, "b": 2, "a": 1}),
+    Cards({"p": 2, "q": 2, "c": 1, "s": 1}),
+    Cards({"b": 1, "e": 2, "c": 2, "a": 1}),
+]
+
+
+def _sym_specs() -> list[tuple[str, Spec[Any]]]:
+    repeat = loop(frozenset(), _RepeatWithin(4))
+    return [
+        ("held-c", loop(("c", None, 0), _HeldTarget(4))),
+        ("held-b", loop(("b", None, 0), _HeldTarget(3))),
+        ("held-none", loop((None, None, 0), _HeldTarget(4))),
+        ("two-back", loop((0, None, None, 0, 0), _TwoBack(4))),
+        ("forget", loop((0, ()), _ForgetRepeat(1, 5))),
+        ("forget2", loop((0, ()), _ForgetRepeat(2, 4))),
+        ("discard-between", loop(frozenset(), _DiscardBetween(4))),
+        ("any-first", draw_any(1).then(loop(("c", None, 0), _HeldTarget(3)))),
+        ("pair-then", loop(None, _PairThenDraws(draw_any(1).then(repeat), draw().map(lambda c: 1)))),
+        ("pair-then-loop", loop(None, _PairThenDraws(repeat, draw_any(2).then(draw().map(lambda c: 0))))),
+        (
+            "loop-then-any",
+            loop((0, ()), _ForgetRepeat(1, 3)).bind(lambda v: draw_any(1).then(repeat.map(lambda w: (v, w)))),
+        ),
+    ]
+
+
+_SYM_CASES = [(name, spec, deck) for name, spec in _sym_specs() for deck in _SYM_DECKS]
+
+
+@pytest.mark.parametrize(
+    ("name", "spec", "deck"),
+    _SYM_CASES,
+    ids=[f"{c[0]}-{i % len(_SYM_DECKS)}" for i, c in enumerate(_SYM_CASES)],
+)
+def test_symmetric_deck_paths_equal_brute_force(name: str, spec: Spec[Any], deck: Cards[str]) -> None:
+    # merge=False takes the general evaluator (one entry per path), a separate code path.
+    expected = chances(spec, deck, merge=False)
+    assert chances(spec, deck, symmetric=True) == expected
+    assert chances(spec, deck) == expected
+    if len(deck) <= 6:
+        assert expected == brute_force(spec, deck)
+
+
+def _discards_by_card(card: Any) -> Spec[Any]:
+    # the continuation differs per card: two unseen discards after an "a", one otherwise
+    return draw_any(2) if card == "a" else draw_any(1)
+
+
+_EXHAUSTING_SPECS: list[tuple[str, Spec[Any]]] = [
+    ("draw-then-discard-3", draw().then(draw_any(3))),
+    ("discard-2-then-draw-2", draw_any(2).then(draw_many(2).map(len))),
+    ("discards-by-card", draw().bind(_discards_by_card).then(draw())),
+    ("discard-between", loop(frozenset(), _DiscardBetween(10))),
+    ("discard-then-loop", draw_any(1).then(loop(frozenset(), _RepeatWithin(9)))),
+]
+_SMALL_DECKS = [Cards("abc"), Cards("aabc"), Cards({"b": 2, "a": 1, "c": 2})]
+
+
+@pytest.mark.parametrize(("name", "spec"), _EXHAUSTING_SPECS, ids=[s[0] for s in _EXHAUSTING_SPECS])
+@pytest.mark.parametrize(
+    "options", [{}, {"merge": False}, {"symmetric": True}], ids=["merge", "no-merge", "sym"]
+)
+def test_unseen_discards_that_run_out_of_cards(name: str, spec: Spec[Any], options: dict[str, Any]) -> None:
+    # A discard or a draw with no card left fails the path: pending discards count.
+    for deck in _SMALL_DECKS:
+        assert chances(spec, deck, **options) == brute_force(spec, deck), deck
+
+
+def test_unseen_discards_that_run_out_by_hand() -> None:
+    # One card seen, then three discards: 3 cards are not enough, 4 are.
+    for options in ({}, {"merge": False}):
+        assert chances(draw().then(draw_any(3)), Cards("abc"), **options) == Distribution({}, Fraction(1))
+        assert chances(draw().then(draw_any(3)), Cards("abcd"), **options) == Distribution({None: 1})
+
+
+def test_symmetric_mode_keeps_one_live_state_per_draw() -> None:
+    # Draw until a repeat (at most 3 cards) from a deck of three pairs.  Up to a renaming
+    # of the cards there is one state per draw: {x} over (1, 2, 2), then {x, y} over
+    # (1, 1, 2).  P(2 cards) = 1/5, P(3 cards) = 4/5 * 2/4 = 2/5, else it fails.
+    spec = loop(frozenset(), _RepeatWithin(3))
+    deck = Cards({"a": 2, "b": 2, "c": 2})
+    expected = Distribution({2: Fraction(1, 5), 3: Fraction(2, 5)}, Fraction(2, 5))
+    seen: list[tuple[int, int]] = []
+    assert (
+        chances(spec, deck, symmetric=True, max_states=1, progress=lambda d, s: seen.append((d, s)))
+        == expected
+    )
+    assert seen == [(1, 1), (2, 1), (3, 0)]
+    with pytest.raises(StateLimitExceeded, match="reached 3 live states at draw 1, over max_states=2"):
+        chances(spec, deck, max_states=2)
+    # With a single "c" the first card is one of two classes: {x} over (1, 1, 2) (x one
+    # of the pairs) or over (0, 2, 2) (x the "c"): 2 live states, one over the limit.
+    with pytest.raises(StateLimitExceeded, match="reached 2 live states at draw 1, over max_states=1"):
+        chances(spec, Cards({"a": 2, "b": 2, "c": 1}), symmetric=True, max_states=1)
+    assert chances(spec, Cards({"a": 2, "b": 2, "c": 1}), symmetric=True, max_states=3) == brute_force(
+        spec, Cards({"a": 2, "b": 2, "c": 1})
+    )
+
+
+@pytest.mark.parametrize("source", [Cards("ab"), coin()], ids=["no-merge", "weighted"])
+def test_error_note_in_the_general_evaluator(source: Any) -> None:
+    with pytest.raises(ValueError, match="boom on") as info:
+        chances(draw().bind(_boom), source, merge=False)
+    card = source.distinct()[0]
+    assert getattr(info.value, "__notes__", None) == [
+        f"drawdsl: raised while evaluating the spec after draw 1 (card {card!r})"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("source", "merge"), [(Cards("abc"), False), (coin(), True)], ids=["no-merge", "weighted"]
+)
+def test_max_draws_boundary_in_the_general_evaluator(source: Any, merge: bool) -> None:
+    # Both run the general evaluator: exactly max_draws draws are allowed, one more is not.
+    spec = draw_many(2)
+    assert chances(spec, source, merge=merge, max_draws=2) == _two_draws_expected(spec, source)
+    with pytest.raises(StateLimitExceeded, match=r"after max_draws=1 draws"):
+        chances(spec, source, merge=merge, max_draws=1)
+
+
+def _two_draws_expected(spec: Spec[Any], source: Any) -> Distribution[Any]:
+    if isinstance(source, Cards):
+        return brute_force(spec, source)
+    # two fair flips: each ordered pair has probability 1/4
+    return Distribution({(a, b): Fraction(1, 4) for a in "HT" for b in "HT"})
+
+
+@pytest.mark.xfail(raises=IndexError, strict=True, reason="known bug: merge=False on a weighted source")
+def test_weighted_source_without_merging() -> None:
+    # The cycle check reads the no-merge frontier (a list of (key, weight) pairs) as if
+    # it were the merging one's keys, so a second draw raises IndexError.
+    dist = chances(draw_many(2), coin(), merge=False)
+    assert dist == Distribution({(a, b): Fraction(1, 4) for a in "HT" for b in "HT"})
+
+
+def test_max_states_boundary_on_a_weighted_source() -> None:
+    # Two flips: after the first there are 2 live states (H or T seen so far).
+    spec = draw_many(2)
+    assert chances(spec, coin(), max_states=2) == _two_draws_expected(spec, coin())
+    with pytest.raises(StateLimitExceeded, match="reached 2 live states at draw 1, over max_states=1"):
+        chances(spec, coin(), max_states=1)
+
+
+def _boom_on_b(card: Any) -> Spec[Any]:
+    if card == "b":
+        raise ValueError("boom on 'b'")
+    return done(card)
+
+
+@pytest.mark.parametrize("options", [{}, {"merge": False}], ids=["merge", "no-merge"])
+def test_error_note_names_a_card_that_is_not_the_first(options: dict[str, Any]) -> None:
+    # "b" is the second distinct card of the deck: the note names it, not "a" or None.
+    with pytest.raises(ValueError, match="boom on 'b'") as info:
+        chances(draw().bind(_boom_on_b), Cards("ab"), **options)
+    assert getattr(info.value, "__notes__", None) == [
+        "drawdsl: raised while evaluating the spec after draw 1 (card 'b')"
+    ]
