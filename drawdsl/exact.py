@@ -765,10 +765,12 @@ def _evaluate_general(
                         child = _spec_or_raise(k(card), k, "the continuation")
                         settle(child, counts, -1, _INF, 0, weight * w, new, end, fails, depth)
             if not finite:
-                if any(key[2] in seen for key in new):
+                # Without merging the frontier is a list of (key, weight) pairs.
+                keys = new if merge else [key for key, _ in new]
+                if any(key[2] in seen for key in keys):
                     # A state came back: the process is cyclic; solve its chain instead.
                     return solve_chain(spec, weighted, max_states, report)  # type: ignore[arg-type]
-                seen.update(key[2] for key in new)
+                seen.update(key[2] for key in keys)
             if report is not None:
                 report(depth, len(new))
             frontier = new

@@ -693,12 +693,14 @@ def _two_draws_expected(spec: Spec[Any], source: Any) -> Distribution[Any]:
     return Distribution({(a, b): Fraction(1, 4) for a in "HT" for b in "HT"})
 
 
-@pytest.mark.xfail(raises=IndexError, strict=True, reason="known bug: merge=False on a weighted source")
 def test_weighted_source_without_merging() -> None:
-    # The cycle check reads the no-merge frontier (a list of (key, weight) pairs) as if
-    # it were the merging one's keys, so a second draw raises IndexError.
+    # Found by mutation testing: the cycle check read the no-merge frontier (a list of
+    # (key, weight) pairs) as if it were the merging one's keys (IndexError on draw 2).
     dist = chances(draw_many(2), coin(), merge=False)
     assert dist == Distribution({(a, b): Fraction(1, 4) for a in "HT" for b in "HT"})
+    biased = coin(Fraction(1, 3))
+    for spec in (draw_many(3), draw_until(lambda side: side == "H", 4)):
+        assert chances(spec, biased, merge=False) == chances(spec, biased)
 
 
 def test_max_states_boundary_on_a_weighted_source() -> None:
