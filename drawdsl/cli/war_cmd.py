@@ -327,7 +327,8 @@ def _add_full_game_commands(war_sub: Any) -> None:
     find.add_argument("--ranks", type=_RANKS, default=13, help="number of ranks (default 13)")
     find.add_argument("--suits", type=_SUITS, default=4, help="cards of each rank (default 4)")
     find.add_argument("--battles", type=positive_int, help="for 'within': the number of battles")
-    find.add_argument("--max-states", type=_MAX_STATES, default=2_000_000, help="search memory bound")
+    find.add_argument("--max-states", type=_MAX_STATES, default=250_000,
+                      help="search memory bound (default 250000: about half a minute before giving up)")
     find.add_argument("--json", action="store_true", help="print a JSON object")
     _add_rule_options(find)
     find.set_defaults(run=_search)
