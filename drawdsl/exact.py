@@ -45,7 +45,7 @@ __all__ = ["chances", "chance", "DEFAULT_MAX_STATES", "DEFAULT_MAX_DRAWS"]
 V = TypeVar("V", bound=Hashable)
 
 #: Live states allowed at one depth before evaluation stops with StateLimitExceeded.
-DEFAULT_MAX_STATES = 5_000_000
+DEFAULT_MAX_STATES = 1_000_000
 #: Draws allowed from a weighted (never-ending) source before evaluation stops.
 DEFAULT_MAX_DRAWS = 10_000
 

@@ -50,8 +50,8 @@ def _count_up(state: int, card: Any) -> int:
 
 
 def test_documented_defaults() -> None:
-    # docs/how-it-works.md shows (5000000, 10000).
-    assert (DEFAULT_MAX_STATES, DEFAULT_MAX_DRAWS) == (5_000_000, 10_000)
+    # docs/how-it-works.md shows (1000000, 10000).
+    assert (DEFAULT_MAX_STATES, DEFAULT_MAX_DRAWS) == (1_000_000, 10_000)
 
 
 def test_weighted_source_stops_at_the_default_max_draws() -> None:
