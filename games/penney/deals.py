@@ -71,6 +71,13 @@ def deal_counts(patterns: tuple[str, str], red: int, black: int, count: str) -> 
     return sum(slots[low + 1:]), sum(slots[:low]), slots[low]
 
 
+def _reds_after(colour: str, reds: int, turned: int, red: int, black: int) -> int:
+    """Reds turned after turning a ``colour`` card, or -1 when none of that colour is left."""
+    if colour == "R":
+        return reds + 1 if reds < red else -1
+    return reds if turned - reds < black else -1
+
+
 def _by_tricks(moves: _Moves, red: int, black: int, zero: int, width: int) -> int:
     """The packed vector of the first player's lead in tricks over every full deal."""
     layer: dict[tuple[int, str], int] = {(0, ""): zero}
@@ -78,14 +85,9 @@ def _by_tricks(moves: _Moves, red: int, black: int, zero: int, width: int) -> in
         after: dict[tuple[int, str], int] = {}
         for (reds, state), lead in layer.items():
             for colour, to in moves[state]:
-                if colour == "R":
-                    if reds == red:
-                        continue
-                    key_reds = reds + 1
-                elif turned - reds == black:
+                key_reds = _reds_after(colour, reds, turned, red, black)
+                if key_reds < 0:
                     continue
-                else:
-                    key_reds = reds
                 if isinstance(to, int):
                     key = (key_reds, "")
                     moved = lead << width if to == 0 else lead >> width
@@ -106,14 +108,9 @@ def _by_cards(moves: _Moves, red: int, black: int, zero: int, width: int) -> int
         after: dict[tuple[int, str], tuple[int, int, int]] = {}
         for (reds, state), (up, down, lead) in layer.items():
             for colour, to in moves[state]:
-                if colour == "R":
-                    if reds == red:
-                        continue
-                    key_reds = reds + 1
-                elif turned - reds == black:
+                key_reds = _reds_after(colour, reds, turned, red, black)
+                if key_reds < 0:
                     continue
-                else:
-                    key_reds = reds
                 if isinstance(to, int):  # taken, with this card: the taker's vector is the new lead
                     key = (key_reds, "")
                     new = up << width if to == 0 else down >> width
@@ -139,14 +136,9 @@ def _first_trick(moves: _Moves, red: int, black: int) -> tuple[int, int, int]:
         after: dict[tuple[int, str], int] = {}
         for (reds, state), ways in layer.items():
             for colour, to in moves[state]:
-                if colour == "R":
-                    if reds == red:
-                        continue
-                    key_reds = reds + 1
-                elif turned - reds == black:
+                key_reds = _reds_after(colour, reds, turned, red, black)
+                if key_reds < 0:
                     continue
-                else:
-                    key_reds = reds
                 if isinstance(to, int):
                     won[to] += ways * comb(n - turned - 1, red - key_reds)
                 else:
