@@ -186,7 +186,8 @@ def war_argv(draw: st.DrawFn, csv_folder: str) -> list[str]:
             "--csv": st.sampled_from([f"{csv_folder}/t.csv", "/no/such/folder/t.csv", csv_folder, ""]),
         })
     if question == "search":
-        argv += _options(draw, {"--battles": NUMBER, "--max-states": NUMBER})
+        argv += _options(draw, {"--battles": NUMBER, "--max-states": NUMBER, "--samples": NUMBER,
+                                "--seed": NUMBER})
     return argv + (["--json"] if draw(st.booleans()) else [])
 
 

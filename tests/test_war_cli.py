@@ -67,6 +67,25 @@ def test_search_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert "A: " in out and "within 3 battles" in out
 
 
+def test_search_falls_back_to_random_deals(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["war", "search", "endless", "--ranks", "10", "--suits", "2", "--max-states", "20000"]
+    data = run_json([*argv, "--seed", "3", "--json"], capsys)
+    assert data["found"] and data["method"] == "sampled" and data["winner"] == "cycle"
+    assert data["looked_at"] == 20
+    assert main([*argv, "--seed", "3"]) == 0
+    assert "a random deal, seed 3" in capsys.readouterr().out
+    assert run_json(["war", "search", "sweep", "--ranks", "3", "--suits", "2", "--json"], capsys)["method"] \
+        == "exhaustive"
+    # no deal and no proof: one line that says how rare such deals must be, exit 2
+    assert main(["war", "search", "endless", "--ranks", "3", "--suits", "4", "--max-states", "50",
+                 "--samples", "2000"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "fewer than 3 in 2,000" in err
+    assert main(["war", "search", "endless", "--ranks", "3", "--suits", "4", "--max-states", "50",
+                 "--samples", "0"]) == 2
+    assert "max_states=50" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -79,6 +98,9 @@ def test_search_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
         ["war", "exact", "--ranks", "3", "--suits", "1"],
         ["war", "search", "within"],
         ["war", "search", "dance"],
+        ["war", "search", "endless", "--samples", "-1"],
+        ["war", "search", "endless", "--samples", "100000000"],
+        ["war", "search", "endless", "--seed", "x"],
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(argv: list[str]) -> None:

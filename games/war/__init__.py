@@ -18,7 +18,7 @@ NumPy), :mod:`~games.war.plot` (matplotlib), :mod:`~games.war.sweep` (the sweep)
 from games.war.engine import Game, deal_hands, hand_features, play_game
 from games.war.exact_game import ExactGame, exact_game, exact_outcomes, game_spec, literal_spec
 from games.war.rules import PRESETS, Rules, preset
-from games.war.search import QUESTIONS, Found, question_spec, search
+from games.war.search import QUESTIONS, Found, SearchGaveUp, question_spec, search
 from games.war.simulate import GameTable, Summary, simulate
 from games.war.sweep import (
     deck,
@@ -54,6 +54,7 @@ __all__ = [
     # deal search
     "QUESTIONS",
     "Found",
+    "SearchGaveUp",
     "search",
     "question_spec",
     # simulation

@@ -12,6 +12,16 @@ filled in, and the whole deal is then played again by the engine to check the an
 (True, 'A')
 >>> search("endless", ranks=3, suits=4) is None  # a proof: every 3 x 4 game ends
 True
+
+Large decks can be out of reach of the exhaustive search (it stops at ``max_states``).
+With ``samples=N`` it then plays N random deals (NumPy, the ``sim`` extra) and returns
+the first that answers yes, or raises :class:`SearchGaveUp`, which says how rare such
+deals must be.  The exhaustive search finds no endless 10 x 2 deal within 20,000
+states; sampling does:
+
+>>> found = search("endless", ranks=10, suits=2, max_states=20_000, samples=100_000)
+>>> found.method, found.game.winner
+('sampled', 'cycle')
 """
 
 from __future__ import annotations
@@ -21,14 +31,14 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from drawdsl import Cards, InvalidArgument, Spec, done, fail, witness
+from drawdsl import Cards, InvalidArgument, Spec, StateLimitExceeded, done, fail, witness
 from drawdsl.html import fields
 from games.war.engine import STANDARD, Game, Hidden, play_game
 from games.war.exact_game import Watch, _check_rules, _Play, game_spec
-from games.war.rules import Rules
+from games.war.rules import OUTCOMES, Rules
 from games.war.sweep import deck as war_deck
 
-__all__ = ["QUESTIONS", "Found", "search", "question_spec"]
+__all__ = ["QUESTIONS", "Found", "SearchGaveUp", "search", "question_spec"]
 
 #: The questions :func:`search` answers, with what they ask.
 QUESTIONS = {
@@ -142,7 +152,9 @@ class Found:
     """A deal answering a question: both hands (tops first) and the game they give.
 
     ``looked_at`` is how many cards the search had to look at; the others were
-    filled in and change nothing.  In Jupyter it shows as a table:
+    filled in and change nothing.  ``method`` is ``"exhaustive"`` (the depth-first
+    search) or ``"sampled"`` (a random deal, see ``samples``; it looked at every card).
+    In Jupyter it shows as a table:
 
     >>> print(search("sweep", ranks=2, suits=2)._repr_html_())  # doctest: +NORMALIZE_WHITESPACE
     <table><caption>Deal search: A takes every battle and wins the game</caption><tbody>
@@ -152,7 +164,8 @@ class Found:
     <tr><th>winner</th><td>A</td></tr>
     <tr><th>battles</th><td>2</td></tr>
     <tr><th>wars</th><td>0</td></tr>
-    <tr><th>cards looked at</th><td>4 of 4</td></tr></tbody></table>
+    <tr><th>cards looked at</th><td>4 of 4</td></tr>
+    <tr><th>found by</th><td>exhaustive search</td></tr></tbody></table>
     """
 
     question: str
@@ -160,6 +173,7 @@ class Found:
     hand_b: tuple[int, ...]
     game: Game
     looked_at: int
+    method: str = "exhaustive"
 
     def _repr_html_(self) -> str:
         """The question, both hands and how the game went, as an HTML table (for Jupyter)."""
@@ -171,6 +185,7 @@ class Found:
             ("battles", self.game.battles),
             ("wars", self.game.wars),
             ("cards looked at", f"{self.looked_at} of {len(self.hand_a) + len(self.hand_b)}"),
+            ("found by", f"{self.method} search"),
         ]
         return fields(rows, caption=f"Deal search: {QUESTIONS.get(self.question, self.question)}")
 
@@ -197,6 +212,65 @@ def _deal_from(step: _Play, cards: Cards[int], start: Hashable, seen: tuple[int,
     return hand_a, hand_b
 
 
+class SearchGaveUp(StateLimitExceeded):
+    """Neither a deal nor a proof: the exhaustive search stopped at ``max_states`` and
+    none of the ``samples`` random deals (``seed``) answers the question yes.
+
+    So if such deals exist, they are rarer than about 3 in ``samples`` (the 95% bound
+    when none of ``samples`` draws is a hit); raise ``max_states`` or ``samples``.
+    """
+
+    def __init__(self, message: str, *, question: str, max_states: int, samples: int, seed: int) -> None:
+        super().__init__(message)
+        self.question = question
+        self.max_states = max_states
+        self.samples = samples
+        self.seed = seed
+
+
+#: Random deals are played this many at a time when sampling (16 blocks of the simulator).
+SAMPLE_BATCH = 16_384
+
+
+def _maybe(question: str, winner: str, battles: int, wars: int, half: int, limit: int | None) -> bool:
+    """A cheap necessary condition on a game's record for the question (the game's log
+    then decides): sweeps end within ``half`` battles, as every battle costs B a card."""
+    if question == "endless":
+        return winner == "cycle"
+    if question == "within":
+        return winner in ("A", "B", "tie") and limit is not None and battles <= limit
+    if question == "sweep":
+        return winner == "A" and battles <= half
+    return wars > 0 and battles >= 2  # war-then-win
+
+
+def _sample(question: str, ranks: int, suits: int, rules: Rules, battles: int | None,
+            samples: int, seed: int) -> Found | None:
+    """The first of ``samples`` random deals (the simulator's deals for ``seed``) that
+    answers the question yes, or None."""
+    from games.war.batch import play_batch
+    from games.war.simulate import BLOCK, deal_block
+
+    top = ranks + 1
+    half = ranks * suits // 2
+    per_batch = SAMPLE_BATCH // BLOCK
+    for first in range(0, samples, SAMPLE_BATCH):
+        count = min(SAMPLE_BATCH, samples - first)
+        blocks = range(first // BLOCK, (first + count + BLOCK - 1) // BLOCK)
+        assert len(blocks) <= per_batch
+        decks = [row for b in blocks for row in deal_block(seed, b, ranks, suits)[0].tolist()][:count]
+        records = play_batch(decks, rules, top=top)
+        for row, code, length, wars in zip(decks, records.winner.tolist(), records.battles.tolist(),
+                                           records.wars.tolist(), strict=True):
+            if not _maybe(question, OUTCOMES[code], length, wars, half, battles):
+                continue
+            hand_a, hand_b = tuple(row[0::2]), tuple(row[1::2])
+            game = play_game(hand_a, hand_b, rules, top=top, log=True)
+            if _holds(question, game, battles):
+                return Found(question, hand_a, hand_b, game, len(row), "sampled")
+    return None
+
+
 def search(
     question: str,
     ranks: int = 13,
@@ -205,9 +279,16 @@ def search(
     *,
     battles: int | None = None,
     max_states: int = 5_000_000,
+    samples: int = 0,
+    seed: int = 0,
 ) -> Found | None:
     """A deal of ``ranks`` x ``suits`` cards answering ``question`` yes, or None: a proof
     that no deal does (the search is exhaustive).  See :data:`QUESTIONS`.
+
+    If the exhaustive search stops at ``max_states`` (``StateLimitExceeded``), and
+    ``samples`` is positive, ``samples`` random deals (the same deals as
+    ``simulate(samples, rules, seed=seed)``) are played, and the first that answers yes
+    is returned (``method="sampled"``); if none does, :class:`SearchGaveUp` is raised.
 
     >>> found = search("sweep", ranks=3, suits=2)
     >>> found.hand_a, found.hand_b, found.game.winner
@@ -215,9 +296,27 @@ def search(
     """
     _check_rules(rules, "search")
     watch = _watch(question, battles)
+    for name, value in (("samples", samples), ("seed", seed)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise InvalidArgument(f"search: {name} must be an int >= 0, got {value!r}")
     cards = war_deck(ranks, suits)
     spec = game_spec(cards, rules, watch)
-    hit = witness(spec, cards, max_states=max_states)
+    try:
+        hit = witness(spec, cards, max_states=max_states)
+    except StateLimitExceeded as err:
+        if not samples:
+            raise
+        found = _sample(question, ranks, suits, rules, battles, samples, seed)
+        if found is None:
+            ask = QUESTIONS[question].replace("--battles", str(battles))
+            raise SearchGaveUp(
+                f"war search: no deal found where {ask}, and no proof that none exists: the "
+                f"exhaustive search stopped at max_states={max_states:,}, and none of {samples:,} "
+                f"random deals (seed {seed}) answers yes, so such deals, if any, are fewer than "
+                f"3 in {samples:,} (95% confidence); raise max_states or samples to search further",
+                question=question, max_states=max_states, samples=samples, seed=seed,
+            ) from err
+        return found
     if hit is None:
         return None
     top = max(cards.distinct())
