@@ -3,11 +3,13 @@ with brute force over every deal of small decks."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from test_war_exact import multiset_orderings
 
-from drawdsl import InvalidArgument, StateLimitExceeded, chance
+from drawdsl import InvalidArgument, MissingExtra, StateLimitExceeded, chance
 from games.war import QUESTIONS, Rules, deal_hands, deck, play_game, question_spec, search, simulate
 from games.war import preset as war_preset
 from games.war.search import SearchGaveUp, _holds, _sample
@@ -151,3 +153,13 @@ def test_spiveys_cycling_deal() -> None:
     assert game.trace is not None and game.trace[-1] == 26  # back to 26 cards each
     # the order of the returned cards matters: with the loser's card first the game ends
     assert play_game(ours_a, ours_b, Rules(gather="loser_first")).winner in ("A", "B")
+
+
+def test_sampling_without_numpy_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "numpy", None)  # makes `import numpy` fail
+    says = r'stopped at max_states=50, .*pip install "drawdsl\[sim\]".*samples=0'
+    with pytest.raises(MissingExtra, match=says):
+        search("endless", 3, 4, max_states=50, samples=10)
+    with pytest.raises(StateLimitExceeded):  # without sampling, numpy is not needed
+        search("endless", 3, 4, max_states=50)
+    assert search("endless", 3, 4) is None

@@ -31,7 +31,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from drawdsl import Cards, InvalidArgument, Spec, StateLimitExceeded, done, fail, witness
+from drawdsl import Cards, InvalidArgument, MissingExtra, Spec, StateLimitExceeded, done, fail, witness
+from drawdsl.extras import require
 from drawdsl.html import fields
 from games.war.engine import STANDARD, Game, Hidden, play_game
 from games.war.exact_game import Watch, _check_rules, _Play, game_spec
@@ -306,6 +307,14 @@ def search(
     except StateLimitExceeded as err:
         if not samples:
             raise
+        try:
+            require("numpy", "sim", "sampling")
+        except MissingExtra:
+            raise MissingExtra(
+                f"war search: the exhaustive search stopped at max_states={max_states:,}, and sampling "
+                'random deals needs numpy, which is not installed; pip install "drawdsl[sim]" (or pip '
+                "install numpy), or pass samples=0 (--samples 0) to stop at the exhaustive search"
+            ) from err
         found = _sample(question, ranks, suits, rules, battles, samples, seed)
         if found is None:
             ask = QUESTIONS[question].replace("--battles", str(battles))
