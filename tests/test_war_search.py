@@ -99,7 +99,7 @@ def test_bad_questions() -> None:
 
 def test_sampling_finds_what_the_exhaustive_search_cannot_reach() -> None:
     # 20 cards: 20,000 states are not enough for the depth-first search ...
-    with pytest.raises(StateLimitExceeded):
+    with pytest.raises(StateLimitExceeded, match=r"stopped at max_states=20,000; .*samples=N"):
         search("endless", 10, 2, max_states=20_000)
     # ... but about 1 deal in 30,000 never ends, and sampling finds one
     found = search("endless", 10, 2, max_states=20_000, samples=200_000, seed=3)

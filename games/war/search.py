@@ -306,7 +306,11 @@ def search(
         hit = witness(spec, cards, max_states=max_states)
     except StateLimitExceeded as err:
         if not samples:
-            raise
+            raise StateLimitExceeded(
+                f"war search: no deal found and no proof that none exists: the exhaustive search "
+                f"stopped at max_states={max_states:,}; raise max_states (--max-states), or play "
+                "random deals with samples=N (--samples N)"
+            ) from err
         try:
             require("numpy", "sim", "sampling")
         except MissingExtra:
