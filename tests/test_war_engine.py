@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from drawdsl import InvalidArgument
+from games import war
 from games.war import PRESETS, Rules, deal_hands, hand_features, play_game, preset
 from games.war.engine import battle
 
@@ -245,3 +246,18 @@ def test_capped_endless_games_skip_whole_periods_with_the_same_record() -> None:
         fast = play_game((5, 3, 4, 2), (2, 3, 5, 4), rules)
         slow = play_game((5, 3, 4, 2), (2, 3, 5, 4), rules, log=True)
         assert (fast.winner, fast.battles, fast.plays, fast.wars) == ("capped", cap, slow.plays, slow.wars)
+
+
+def test_every_war_function_takes_a_preset_name_or_rules() -> None:
+    hands = ([5, 2, 9, 3], [3, 7, 4, 9])
+    for name in war.PRESETS:
+        assert war.play_game(*hands, name) == war.play_game(*hands, war.preset(name))
+    assert war.exact_game(2, 2, "three-down") == war.exact_game(2, 2, war.preset("three-down"))
+    assert war.exact_outcomes(2, 2, "no-face-down") == war.exact_outcomes(2, 2, war.preset("no-face-down"))
+    assert war.search("sweep", 3, 2, "standard") == war.search("sweep", 3, 2)
+    for call in (lambda: war.play_game(*hands, 3), lambda: war.exact_game(2, 2, None),  # type: ignore[arg-type]
+                 lambda: war.search("sweep", 3, 2, {"face_down": 1})):  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="rules must be a Rules or a preset name"):
+            call()
+    with pytest.raises(InvalidArgument, match="unknown preset 'casino'"):
+        war.play_game(*hands, "casino")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from drawdsl import InvalidArgument
-from games.war.rules import Rules
+from games.war.rules import Rules, as_rules
 
 __all__ = [
     "Game",
@@ -342,7 +342,7 @@ def _hand(hand: Iterable[Any], name: str) -> tuple[int, ...]:
 def play_game(
     hand_a: Iterable[int],
     hand_b: Iterable[int],
-    rules: Rules = STANDARD,
+    rules: Rules | str = STANDARD,
     *,
     seed: int = 0,
     top: int | None = None,
@@ -362,6 +362,7 @@ def play_game(
     >>> g.winner, g.log[0]  # 3 = 3: a war (the tied card and three more each); 8 beats 7
     ('A', ('A', 1))
     """
+    rules = as_rules(rules, "play_game")
     a_cards = _hand(hand_a, "hand_a")
     b_cards = _hand(hand_b, "hand_b")
     if top is None:

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from drawdsl import Cards, Distribution, InvalidArgument, Spec, chances, done, draw_many, loop
 from drawdsl.html import fields
 from games.war.engine import STANDARD, Hidden, NeedCard, _run, battle, deal_hands, play_game
-from games.war.rules import Rules
+from games.war.rules import Rules, as_rules
 from games.war.sweep import deck as war_deck
 
 __all__ = [
@@ -145,14 +145,14 @@ class _Play:
                 wstate = after
 
 
-def _check_rules(rules: Rules, what: str) -> None:
-    if not isinstance(rules, Rules):
-        raise TypeError(f"{what}: rules must be a Rules (see games.war.rules.preset), got {rules!r}")
+def _check_rules(rules: Rules | str, what: str) -> Rules:
+    rules = as_rules(rules, what)
     if not rules.deterministic:
         raise InvalidArgument(
             f"{what}: gather='shuffled' makes play random after the deal; exact results and deal "
             "search need a fixed gather order (winner_first, loser_first or as_played)"
         )
+    return rules
 
 
 def _start(step: _Play, a: Piles, b: Piles, start: Hashable) -> Spec[Any]:
@@ -164,7 +164,7 @@ def _start(step: _Play, a: Piles, b: Piles, start: Hashable) -> Spec[Any]:
 
 def game_spec(
     cards: Cards[int],
-    rules: Rules = STANDARD,
+    rules: Rules | str = STANDARD,
     watch: Watch | None = None,
     *,
     reveal_after: int | None = None,
@@ -179,7 +179,7 @@ def game_spec(
     >>> chances(game_spec(war_deck(2, 2)), war_deck(2, 2))
     Distribution({('A', 2): 1/6, ('B', 2): 1/6, ('tie', 1): 1/3, ('tie', 3): 1/3})
     """
-    _check_rules(rules, "game_spec")
+    rules = _check_rules(rules, "game_spec")
     if rules.detect_cycles and rules.max_battles is not None:
         raise InvalidArgument(
             "game_spec: with both a cap and cycle detection, whether a game counts as a cycle "
@@ -211,24 +211,25 @@ class _PlayDeal:
         return game.winner, None if game.winner == "cycle" else game.battles
 
 
-def literal_spec(cards: Cards[int], rules: Rules = STANDARD) -> Spec[tuple[str, int | None]]:
+def literal_spec(cards: Cards[int], rules: Rules | str = STANDARD) -> Spec[tuple[str, int | None]]:
     """The literal program: deal the whole deck, then play it: ``draw_many(n).map(play)``.
 
     >>> from drawdsl import chances
     >>> chances(literal_spec(war_deck(2, 2)), war_deck(2, 2))
     Distribution({('A', 2): 1/6, ('B', 2): 1/6, ('tie', 1): 1/3, ('tie', 3): 1/3})
     """
-    _check_rules(rules, "literal_spec")
+    rules = _check_rules(rules, "literal_spec")
     return draw_many(len(cards)).map(_PlayDeal(rules, max(cards.distinct())))
 
 
-def exact_outcomes(ranks: int = 3, suits: int = 4, rules: Rules = STANDARD, *,
+def exact_outcomes(ranks: int = 3, suits: int = 4, rules: Rules | str = STANDARD, *,
                    max_states: int = 5_000_000) -> Distribution[tuple[str, int | None]]:
     """The exact law of ``(winner, battles)`` over all deals of a small deck.
 
     >>> exact_outcomes(2, 2)[("A", 2)]
     Fraction(1, 6)
     """
+    rules = _check_rules(rules, "exact_outcomes")
     cards = war_deck(ranks, suits)
     if rules.detect_cycles and rules.max_battles is not None:
         return chances(literal_spec(cards, rules), cards, max_states=max_states)
@@ -325,7 +326,7 @@ class ExactGame:
         return fields(rows, caption=caption)
 
 
-def exact_game(ranks: int = 3, suits: int = 4, rules: Rules = STANDARD, *,
+def exact_game(ranks: int = 3, suits: int = 4, rules: Rules | str = STANDARD, *,
                max_states: int = 5_000_000) -> ExactGame:
     """Exact P(A wins), P(B wins), P(tie), P(cycle) and the law of the game's length.
 
@@ -333,5 +334,6 @@ def exact_game(ranks: int = 3, suits: int = 4, rules: Rules = STANDARD, *,
     >>> result.p_first_wins + result.p_second_wins + result.p_tie + result.p_cycle
     Fraction(1, 1)
     """
+    rules = _check_rules(rules, "exact_game")
     outcomes = exact_outcomes(ranks, suits, rules, max_states=max_states)
     return ExactGame(ranks, suits, rules, outcomes)

@@ -23,6 +23,7 @@ __all__ = [
     "Rules",
     "PRESETS",
     "preset",
+    "as_rules",
     "DEUCE_RULES",
     "GATHER_ORDERS",
     "SHORT_WAR_RULES",
@@ -174,6 +175,26 @@ PRESETS: dict[str, Rules] = {
         detect_cycles=False,
     ),
 }
+
+
+def as_rules(rules: Rules | str, what: str) -> Rules:
+    """``rules`` itself, or the preset it names: every War function takes either.
+
+    >>> as_rules("three-down", "play_game") == preset("three-down")
+    True
+    >>> as_rules(3, "play_game")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: play_game: rules must be a Rules or a preset name (one of no-face-down, ...), got 3
+    """
+    if isinstance(rules, str):
+        return preset(rules)
+    if not isinstance(rules, Rules):
+        raise TypeError(
+            f"{what}: rules must be a Rules or a preset name (one of {', '.join(sorted(PRESETS))}), "
+            f"got {rules!r}"
+        )
+    return rules
 
 
 def preset(name: str) -> Rules:

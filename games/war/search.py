@@ -125,7 +125,7 @@ def _watch(question: str, battles: int | None) -> Watch:
     return watches[question]
 
 
-def question_spec(question: str, cards: Cards[int], rules: Rules = STANDARD, *,
+def question_spec(question: str, cards: Cards[int], rules: Rules | str = STANDARD, *,
                   battles: int | None = None) -> Spec[bool]:
     """The draw program of a question: it finishes with True exactly on the deals that answer yes.
 
@@ -276,7 +276,7 @@ def search(
     question: str,
     ranks: int = 13,
     suits: int = 4,
-    rules: Rules = STANDARD,
+    rules: Rules | str = STANDARD,
     *,
     battles: int | None = None,
     max_states: int = 5_000_000,
@@ -295,7 +295,7 @@ def search(
     >>> found.hand_a, found.hand_b, found.game.winner
     ((2, 3, 4), (2, 4, 3), 'A')
     """
-    _check_rules(rules, "search")
+    rules = _check_rules(rules, "search")
     watch = _watch(question, battles)
     for name, value in (("samples", samples), ("seed", seed)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:

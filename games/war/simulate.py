@@ -36,7 +36,7 @@ from drawdsl.extras import require
 from drawdsl.files import atomic_text
 from drawdsl.html import table as html_table
 from games.war.engine import play_game
-from games.war.rules import OUTCOMES, Rules, preset
+from games.war.rules import OUTCOMES, Rules, as_rules
 
 __all__ = [
     "BLOCK",
@@ -454,11 +454,7 @@ class GameTable:
 
 
 def _rules(rules: Rules | str) -> Rules:
-    if isinstance(rules, str):
-        return preset(rules)
-    if not isinstance(rules, Rules):
-        raise TypeError(f"simulate: rules must be a Rules or a preset name, got {rules!r}")
-    return rules
+    return as_rules(rules, "simulate")
 
 
 def _positive(name: str, value: object, minimum: int = 1) -> int:
