@@ -229,7 +229,7 @@ class SearchGaveUp(StateLimitExceeded):
         self.seed = seed
 
 
-#: Random deals are played this many at a time when sampling (16 blocks of the simulator).
+#: The most random deals played at a time when sampling (16 blocks of the simulator).
 SAMPLE_BATCH = 16_384
 
 
@@ -254,11 +254,10 @@ def _sample(question: str, ranks: int, suits: int, rules: Rules, battles: int | 
 
     top = ranks + 1
     half = ranks * suits // 2
-    per_batch = SAMPLE_BATCH // BLOCK
-    for first in range(0, samples, SAMPLE_BATCH):
-        count = min(SAMPLE_BATCH, samples - first)
+    first, size = 0, BLOCK  # batches grow from one block: a common answer comes at once
+    while first < samples:
+        count = min(size, samples - first)
         blocks = range(first // BLOCK, (first + count + BLOCK - 1) // BLOCK)
-        assert len(blocks) <= per_batch
         decks = [row for b in blocks for row in deal_block(seed, b, ranks, suits)[0].tolist()][:count]
         records = play_batch(decks, rules, top=top)
         for row, code, length, wars in zip(decks, records.winner.tolist(), records.battles.tolist(),
@@ -269,6 +268,8 @@ def _sample(question: str, ranks: int, suits: int, rules: Rules, battles: int | 
             game = play_game(hand_a, hand_b, rules, top=top, log=True)
             if _holds(question, game, battles):
                 return Found(question, hand_a, hand_b, game, len(row), "sampled")
+        first += count
+        size = min(2 * size, SAMPLE_BATCH)
     return None
 
 
