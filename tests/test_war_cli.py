@@ -86,6 +86,15 @@ def test_search_falls_back_to_random_deals(capsys: pytest.CaptureFixture[str]) -
     assert "max_states=50" in capsys.readouterr().err
 
 
+def test_search_endless_under_capped_rules_says_what_to_do(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["war", "search", "endless", "--preset", "rblog"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--max-battles 5000 without detecting cycles" in err
+    suggested = err.split("cycle detection: ")[1].split()
+    data = run_json(["war", "search", "endless", *suggested, "--json"], capsys)  # the advice works
+    assert data["found"] and data["winner"] == "cycle" and data["method"] == "exhaustive"
+
+
 @pytest.mark.parametrize(
     "argv",
     [

@@ -90,6 +90,11 @@ def test_bad_questions() -> None:
         search("within")
     with pytest.raises(InvalidArgument, match="only applies to the question 'within'"):
         search("sweep", battles=3)
+    with pytest.raises(InvalidArgument, match="'endless' needs cycle detection"):
+        search("endless", 3, 2, "rblog")  # it used to answer None, a wrong "proof"
+    rblog_detecting = war_preset("rblog").but(detect_cycles=True, max_battles=None)
+    found = search("endless", 4, 2, rblog_detecting)
+    assert (found is not None) == (answers("endless", 4, 2, rblog_detecting, None) > 0)
     with pytest.raises(InvalidArgument, match="fixed gather order"):
         search("sweep", 2, 2, Rules(gather="shuffled", detect_cycles=False, max_battles=10))
 

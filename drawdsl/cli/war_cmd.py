@@ -256,6 +256,13 @@ def _search(args: argparse.Namespace) -> int:
             "games.war.search from Python"
         )
     rules = _rules(args)
+    if args.question == "endless" and not rules.detect_cycles:
+        raise ValueError(
+            f"war search endless needs cycle detection and no cap, but these rules stop a game at "
+            f"--max-battles {rules.max_battles} without detecting cycles; start from a preset without a "
+            "cap, e.g. the rblog rules with cycle detection: --preset standard --gather as_played "
+            "--face-down 3 --short-war b_takes --deuce battles"
+        )
     found = search(args.question, args.ranks, args.suits, rules, battles=args.battles,
                    max_states=args.max_states, samples=args.samples, seed=args.seed)
     if args.json:

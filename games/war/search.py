@@ -298,6 +298,12 @@ def search(
     """
     rules = _check_rules(rules, "search")
     watch = _watch(question, battles)
+    if question == "endless" and not rules.detect_cycles:
+        raise InvalidArgument(
+            "search: the question 'endless' needs cycle detection; with detect_cycles=False an "
+            f"endless game just stops at max_battles={rules.max_battles} ('capped'); pass "
+            "rules.but(detect_cycles=True, max_battles=None)"
+        )
     for name, value in (("samples", samples), ("seed", seed)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise InvalidArgument(f"search: {name} must be an int >= 0, got {value!r}")
