@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from oracle import brute_force, orderings, run
+from test_symmetry import RepeatWithin
 
 from drawdsl import (
     Cards,
@@ -29,7 +30,6 @@ from drawdsl import (
     draw_many,
     draw_one,
     draw_until,
-    fail,
     generate,
     keyed,
     loop,
@@ -549,20 +549,6 @@ class _PairThenDraws:
         )
 
 
-class _RepeatWithin:
-    """Draw until a card repeats, finishing with how many cards it took; fail after ``limit``."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-
-    def __call__(self, seen: frozenset[Any], card: Any) -> Any:
-        if card in seen:
-            return done(len(seen) + 1)
-        if len(seen) + 1 >= self.limit:
-            return fail()
-        return seen | {card}
-
-
 _SYM_DECKS = [
     Cards({"x": 2, "a": 1, "c": 2, "b": 1, "d": 2}),  # several free classes of equal counts
     Cards({"a": 1, "b": 1, "c": 1, "d": 2, "e": 2}),
@@ -573,7 +559,7 @@ _SYM_DECKS = [
 
 
 def _sym_specs() -> list[tuple[str, Spec[Any]]]:
-    repeat = loop(frozenset(), _RepeatWithin(4))
+    repeat = loop(frozenset(), RepeatWithin(4))
     return [
         ("held-c", loop(("c", None, 0), _HeldTarget(4))),
         ("held-b", loop(("b", None, 0), _HeldTarget(3))),
@@ -619,7 +605,7 @@ _EXHAUSTING_SPECS: list[tuple[str, Spec[Any]]] = [
     ("discard-2-then-draw-2", draw_any(2).then(draw_many(2).map(len))),
     ("discards-by-card", draw().bind(_discards_by_card).then(draw())),
     ("discard-between", loop(frozenset(), _DiscardBetween(10))),
-    ("discard-then-loop", draw_any(1).then(loop(frozenset(), _RepeatWithin(9)))),
+    ("discard-then-loop", draw_any(1).then(loop(frozenset(), RepeatWithin(9)))),
 ]
 _SMALL_DECKS = [Cards("abc"), Cards("aabc"), Cards({"b": 2, "a": 1, "c": 2})]
 
@@ -645,7 +631,7 @@ def test_symmetric_mode_keeps_one_live_state_per_draw() -> None:
     # Draw until a repeat (at most 3 cards) from a deck of three pairs.  Up to a renaming
     # of the cards there is one state per draw: {x} over (1, 2, 2), then {x, y} over
     # (1, 1, 2).  P(2 cards) = 1/5, P(3 cards) = 4/5 * 2/4 = 2/5, else it fails.
-    spec = loop(frozenset(), _RepeatWithin(3))
+    spec = loop(frozenset(), RepeatWithin(3))
     deck = Cards({"a": 2, "b": 2, "c": 2})
     expected = Distribution({2: Fraction(1, 5), 3: Fraction(2, 5)}, Fraction(2, 5))
     seen: list[tuple[int, int]] = []

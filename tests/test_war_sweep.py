@@ -7,11 +7,13 @@ import subprocess
 import sys
 from fractions import Fraction
 from math import comb, prod
+from typing import Any
 
 import pytest
 from oracle import brute_force
+from test_symmetry import TieFreeTurns
 
-from drawdsl import Cards, InvalidArgument, chance, done, fail, loop
+from drawdsl import Cards, InvalidArgument, chance, loop
 from games import war
 
 
@@ -86,22 +88,17 @@ def test_symmetry_does_not_change_the_literal_answer_on_unmapped_cards() -> None
     assert chance(war.tie_free_spec(3), deck, symmetric=True) == chance(war.tie_free_spec(3), deck)
 
 
-class _CountedTieFree:
+class _CountedTieFree(TieFreeTurns):
     """The tie-free turns with a call counter (cards are rank names, so the turn number
     in the state never equals a card)."""
 
     def __init__(self, turns: int) -> None:
-        self.turns = turns
+        super().__init__(turns)
         self.calls = 0
 
-    def __call__(self, state: tuple[int, str | None], card: str) -> object:
+    def __call__(self, state: tuple[int, Any], card: Any) -> Any:
         self.calls += 1
-        turn, first = state
-        if first is None:
-            return (turn, card)
-        if card == first:
-            return fail()
-        return done(True) if turn + 1 == self.turns else (turn + 1, None)
+        return super().__call__(state, card)
 
 
 def test_the_52_card_sweep_asks_each_turn_a_few_cards() -> None:
