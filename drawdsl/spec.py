@@ -24,6 +24,7 @@ from collections.abc import Callable, Generator, Hashable
 from typing import Any, Generic, TypeVar
 
 from drawdsl.errors import InvalidArgument, NotASpec
+from drawdsl.keys import strict_key
 
 __all__ = [
     "Spec",
@@ -64,13 +65,13 @@ def _spec_or_raise(result: object, source: object, what: str) -> Spec[Any]:
     )
 
 
-def _key_or_none(key: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    """The key itself when it is hashable, else None (compare by identity)."""
+def _key_or_none(key: object) -> Any:
+    """The strict key of ``key`` (see :mod:`drawdsl.keys`) when it is hashable, else None
+    (compare by identity)."""
     try:
-        hash(key)
+        return strict_key(key)
     except TypeError:
         return None
-    return key
 
 
 class Spec(Generic[V]):
@@ -190,7 +191,7 @@ class _Done(Spec[T]):
 
     def __init__(self, value: T) -> None:
         self.value = value
-        self._key = _key_or_none((type(value), value))
+        self._key = _key_or_none(value)
         self._hash = hash(self._key) if self._key is not None else id(self)
 
     def __eq__(self, other: object) -> bool:
@@ -317,7 +318,7 @@ def draw_one(k: Callable[[Card], Spec[V]], *, key: Hashable | None = None) -> Sp
             hash(key)
         except TypeError:
             raise TypeError(f"draw_one: key must be hashable, got {key!r}") from None
-        key = ("draw_one", key)
+        key = ("draw_one", strict_key(key))
     return _Draw(k, key)
 
 
@@ -664,12 +665,13 @@ class _OrK:
 
 
 class _Loop(Spec[Any]):
-    __slots__ = ("state", "step", "_hash")
+    __slots__ = ("state", "step", "_key", "_hash")
 
     def __init__(self, state: Hashable, step: Callable[[Any, Card], Any]) -> None:
         self.state = state
         self.step = step
-        self._hash = hash(("loop", step, state))
+        self._key = strict_key(state)
+        self._hash = hash(("loop", step, self._key))
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -678,7 +680,7 @@ class _Loop(Spec[Any]):
             type(other) is _Loop
             and self._hash == other._hash
             and (self.step is other.step or self.step == other.step)
-            and self.state == other.state
+            and self._key == other._key
         )
 
     def __hash__(self) -> int:
@@ -752,17 +754,18 @@ def loop(state: Hashable, step: Callable[[Any, Card], Any]) -> Spec[Any]:
 
 
 class _Keyed(Spec[Any]):
-    __slots__ = ("key", "thunk", "_hash")
+    __slots__ = ("key", "thunk", "_key", "_hash")
 
     def __init__(self, key: Hashable, thunk: Callable[[], Spec[Any]]) -> None:
         self.key = key
         self.thunk = thunk
-        self._hash = hash(("keyed", key))
+        self._key = strict_key(key)
+        self._hash = hash(("keyed", self._key))
 
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
-        return type(other) is _Keyed and self._hash == other._hash and self.key == other.key
+        return type(other) is _Keyed and self._hash == other._hash and self._key == other._key
 
     def __hash__(self) -> int:
         return self._hash
@@ -773,7 +776,7 @@ class _Keyed(Spec[Any]):
     def _expand(self, avail: float) -> Spec[Any]:
         head = whnf(_spec_or_raise(self.thunk(), self.thunk, "keyed: the thunk"), avail)
         if type(head) is _Draw:
-            return _Draw(head.k, ("keyed", self.key))  # type: ignore[attr-defined]
+            return _Draw(head.k, ("keyed", self._key))  # type: ignore[attr-defined]
         if type(head) is _Any:
             rest = head.next  # type: ignore[attr-defined]
             return _Any(_Keyed(("after draw_any", self.key), lambda: rest))

@@ -144,3 +144,15 @@ def test_cli_war_bad_arguments_exit_2_with_one_line(argv: list[str]) -> None:
     assert "Traceback" not in proc.stderr
     if argv != ["war"]:
         assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_single_rank_never_sweeps() -> None:
+    # Every turn ties: P(sweep) = 0, and the expected wait for a sweep never ends.
+    assert war.sweep_probability(1, 2) == 0
+    assert war.games_per_sweep(1, 2) == float("inf")
+    out = subprocess.run(
+        [sys.executable, "-m", "drawdsl", "war", "sweep", "--ranks", "1", "--suits", "2", "--json"],
+        capture_output=True, text=True, check=True,
+    )
+    data = json.loads(out.stdout)
+    assert data["probability"] == "0/1" and data["games_per_sweep"] is None

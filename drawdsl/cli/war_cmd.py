@@ -63,14 +63,20 @@ def _sweep(args: argparse.Namespace) -> int:
             "turns": turns,
             "probability": fraction_text(p),
             "no_tie_probability": fraction_text(no_tie),
-            "games_per_sweep": float(games),
+            "games_per_sweep": None if p == 0 else float(games),
         }, indent=2))
         return 0
     print(f"War, {args.ranks} ranks x {args.suits} suits: P(A wins all {turns} turns)")
     print(f"  = {fraction_text(p)}")
-    print(f"  ~ {float(p):.10g}  (one in {float(1 / p):,.0f} games)")
+    if p == 0:
+        print("  no deal is a sweep: every deal has a tied turn")
+    else:
+        print(f"  ~ {float(p):.10g}  (one in {float(1 / p):,.0f} games)")
     print(f"P(no tied turn) = {fraction_text(no_tie)} ~ {float(no_tie):.10g}")
-    print(f"Either player sweeps once in {float(games):,.1f} games on average")
+    if p == 0:
+        print("Neither player ever sweeps")
+    else:
+        print(f"Either player sweeps once in {float(games):,.1f} games on average")
     return 0
 
 

@@ -20,6 +20,7 @@ Fraction(1, 15)
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -143,10 +144,16 @@ def sweep_probability(ranks: int = 13, suits: int = 4) -> Fraction:
     return Fraction(no_tie_probability(ranks, suits), 2**turns)
 
 
-def games_per_sweep(ranks: int = 13, suits: int = 4) -> Fraction:
+def games_per_sweep(ranks: int = 13, suits: int = 4) -> Fraction | float:
     """The expected number of games until either player sweeps (``1 / (2 P(sweep))``).
+
+    When no sweep is possible (one rank: every turn ties) the wait never ends, and the
+    answer is ``math.inf``.
 
     >>> games_per_sweep(2, 2)
     Fraction(3, 1)
+    >>> games_per_sweep(1, 2)
+    inf
     """
-    return 1 / (2 * sweep_probability(ranks, suits))
+    p = sweep_probability(ranks, suits)
+    return math.inf if p == 0 else 1 / (2 * p)

@@ -1,0 +1,157 @@
+"""Values equal in Python but of different types (1, True, 1.0; 0.0, -0.0) never merge states.
+
+Each spec below carries one of two "twin" values through a place where the evaluator
+makes a key (a finished value inside a sequence, a loop state, a generator history, a
+replicate or interleave accumulator, a keyed or draw_one key, the witness memory),
+then reveals which twin it holds with ``repr``.  Merging the twins would report one
+twin only; the truth (merge=False, and the brute-force oracle) has both.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import brute_force
+
+from drawdsl import (
+    Cards,
+    chances,
+    done,
+    draw,
+    draw_many,
+    draw_one,
+    generate,
+    interleave,
+    keyed,
+    loop,
+    replicate,
+    sequence,
+    witness,
+)
+from drawdsl.keys import strict_key
+
+DECK = Cards("abc")
+TWINS = [
+    (1, True), (0, False), (1, 1.0), (0.0, -0.0), (0, 0.0),
+    ((1, 2), (True, 2)), (frozenset({1}), frozenset({True})),
+]
+
+
+def pick(twins: tuple[Any, Any]) -> Any:
+    """A function of the first card: twin 0 on 'a', twin 1 otherwise."""
+    return lambda card: twins[0] if card == "a" else twins[1]
+
+
+def expected(twins: tuple[Any, Any]) -> dict[str, Fraction]:
+    return {repr(twins[0]): Fraction(1, 3), repr(twins[1]): Fraction(2, 3)}
+
+
+def in_sequence(twins: tuple[Any, Any]) -> Any:
+    chooser = pick(twins)
+    return sequence([draw().map(chooser), draw()]).map(lambda t: repr(t[0]))
+
+
+def in_loop_state(twins: tuple[Any, Any]) -> Any:
+    chooser = pick(twins)
+
+    def step(state: Any, card: Any) -> Any:
+        drawn, value = state
+        if drawn == 0:
+            return (1, chooser(card))
+        return done(repr(value))
+
+    return loop((0, None), step)
+
+
+def in_generator(twins: tuple[Any, Any]) -> Any:
+    chooser = pick(twins)
+
+    @generate
+    def hand() -> Any:
+        value = yield draw().map(chooser)
+        yield draw()
+        return repr(value)
+
+    return hand()
+
+
+def in_replicate(twins: tuple[Any, Any]) -> Any:
+    chooser = pick(twins)
+    return replicate(2, draw()).map(lambda t: chooser(t[0])).bind(
+        lambda v: draw().map(lambda _: repr(v))
+    )
+
+
+def in_replicate_acc(twins: tuple[Any, Any]) -> Any:
+    chooser = pick(twins)
+    return sequence([replicate(1, draw().map(chooser)), draw()]).map(lambda t: repr(t[0][0]))
+
+
+def in_interleave(twins: tuple[Any, Any]) -> Any:
+    chooser = pick(twins)
+    return sequence([interleave(draw().map(chooser), draw_many(0)), draw()]).map(lambda t: repr(t[0][0]))
+
+
+def in_keyed(twins: tuple[Any, Any]) -> Any:
+    chooser = pick(twins)
+
+    def then(value: Any) -> Any:
+        return keyed(("after", value), lambda: draw().map(lambda _: repr(value)))
+
+    return draw().map(chooser).bind(then)
+
+
+def in_draw_one_key(twins: tuple[Any, Any]) -> Any:
+    chooser = pick(twins)
+
+    def then(value: Any) -> Any:
+        return draw_one(lambda _: done(repr(value)), key=("after", value))
+
+    return draw().map(chooser).bind(then)
+
+
+BUILDERS = [
+    in_sequence,
+    in_loop_state,
+    in_generator,
+    in_replicate,
+    in_replicate_acc,
+    in_interleave,
+    in_keyed,
+    in_draw_one_key,
+]
+
+
+@given(st.sampled_from(BUILDERS), st.sampled_from(TWINS))
+def test_twins_never_merge(build: Any, twins: tuple[Any, Any]) -> None:
+    spec = build(twins)
+    merged = chances(spec, DECK)
+    assert dict(merged.items()) == expected(twins)
+    assert merged == chances(spec, DECK, merge=False) == brute_force(spec, DECK)
+
+
+def test_the_reported_example() -> None:
+    spec = sequence([draw_many(2).map(lambda t: 1 if t[0] == "a" else True), draw()]).map(lambda t: str(t[0]))
+    assert dict(chances(spec, DECK).items()) == {"1": Fraction(1, 3), "True": Fraction(2, 3)}
+
+
+@given(st.sampled_from(TWINS))
+def test_witness_finds_the_second_twin(twins: tuple[Any, Any]) -> None:
+    # With merged memory, the search would have marked the state dead after the first
+    # twin and answered None: a false proof.
+    spec = in_sequence(twins)
+    found = witness(spec, DECK, lambda v: v == repr(twins[1]))
+    assert found is not None and found.value == repr(twins[1])
+    assert found.deal[0] != "a"
+
+
+def test_strict_key_separates_types_and_float_bits() -> None:
+    assert strict_key(1) != strict_key(True) != strict_key(1.0)
+    assert strict_key(0.0) != strict_key(-0.0)
+    assert strict_key((1, "a")) == strict_key((1, "a"))
+    assert strict_key(frozenset({1, 2})) == strict_key(frozenset({2, 1}))
+    nan = float("nan")
+    assert strict_key(nan) == strict_key(nan)  # the same bits behave the same
