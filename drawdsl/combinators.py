@@ -88,6 +88,11 @@ class _Step:
     def _name(self) -> str:
         return self.fn.__name__.strip("_")
 
+    def counted(self, state: Any) -> Spec[Any] | None:
+        """The loop ``loop(state, self).map(len)`` written to count, when this step has one."""
+        form = _COUNTED.get(self.fn)
+        return None if form is None else form(self.params, state)
+
 
 def _positive(func: str, arg: str, value: object, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
@@ -139,11 +144,33 @@ def _until_step(params: tuple[Any, int | None], state: tuple[Any, ...], card: An
     return cards
 
 
+def _until_count_step(params: tuple[Any, int | None], drawn: int, card: Any) -> Any:
+    predicate, limit = params
+    drawn += 1
+    if predicate(card):
+        return _Done(drawn)
+    if limit is not None and drawn >= limit:
+        return FAIL
+    return drawn
+
+
+def _until_counted(params: tuple[Any, int | None], state: Any) -> Spec[Any] | None:
+    if type(state) is not tuple:
+        return None
+    return loop(len(state), _Step(_until_count_step, *params))
+
+
+#: Steps whose loops can count instead of collecting cards, when mapped with ``len``.
+_COUNTED: dict[Callable[..., Any], Callable[[Any, Any], Spec[Any] | None]] = {}
+
+
 def draw_until(predicate: Callable[[C], bool], limit: int | None = None) -> Spec[tuple[C, ...]]:
     """Draw until a card satisfies ``predicate``; finish with all the cards drawn.
 
     Only the last card satisfies ``predicate``.  With a ``limit``, the path fails
     if none of the first ``limit`` cards does (and when the deck runs out).
+    ``draw_until(predicate).map(len)`` (the position of the first such card) is
+    evaluated as a count, without keeping the cards: fast on a whole deck.
 
     >>> from drawdsl import Cards, chances
     >>> chances(draw_until(lambda c: c == "A").map(len), Cards("AAxx"))
@@ -155,6 +182,9 @@ def draw_until(predicate: Callable[[C], bool], limit: int | None = None) -> Spec
     if limit is not None:
         _positive("draw_until", "limit", limit)
     return loop((), _Step(_until_step, predicate, limit))
+
+
+_COUNTED[_until_step] = _until_counted
 
 
 def _count_step(params: tuple[Any, int], state: tuple[int, int], card: Any) -> Any:

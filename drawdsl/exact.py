@@ -37,6 +37,7 @@ from drawdsl.cards import Cards
 from drawdsl.cyclic import solve_chain
 from drawdsl.distribution import Distribution
 from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, StateLimitExceeded, add_note
+from drawdsl.reductions import CardIndex, StateGraph, head_support, normal, prove_lumping, prove_symmetry
 from drawdsl.sources import Weighted
 from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, whnf
 
@@ -111,7 +112,8 @@ def chances(
     source: Cards[Any] | Weighted[Any],
     *,
     merge: bool = True,
-    symmetric: bool = False,
+    lump: bool = True,
+    symmetric: bool = True,
     max_states: int = DEFAULT_MAX_STATES,
     max_draws: int | None = None,
     progress: bool | Callable[[int, int], None] = False,
@@ -122,14 +124,20 @@ def chances(
     :class:`~drawdsl.Weighted` source (with replacement).  ``merge=False`` turns off
     the merging of equal states (same answer, slower; for testing).
 
-    ``symmetric=True`` (opt-in) treats cards with equal remaining counts as
-    interchangeable at the heads of :func:`~drawdsl.loop` specs: only one card per
-    class is expanded, weighted by the class size, and decks that differ only by a
-    renaming of cards merge.  It is valid when the spec compares cards only with
-    each other for equality (never with ``<``, never with a named card such as
-    ``card == "A"``), does not finish with a card, and remembers cards only in loop
-    states (any value in a loop state equal to a card keeps that card apart).  It
-    has no effect on weighted sources.
+    Two reductions over a deck are found automatically and used only where they are
+    shown valid for this spec (see :mod:`drawdsl.reductions`); each can be turned
+    off, and the answer is the same with or without them:
+
+    * ``lump``: cards that lead to equal specs at every state the spec reaches are
+      drawn as one class (a spec that only reads ranks draws 13 classes from 52
+      cards).  Checked at every transition; a class splits the moment two of its
+      cards lead apart.
+    * ``symmetric``: decks that differ by a renaming of cards the spec cannot see
+      merge (War's "abstract deck").  Used only when the spec's whole state graph
+      has been explored and checked to be blind to renamings, and no finished value
+      holds a card; otherwise the evaluation goes on without it.
+
+    Neither applies to weighted sources or to ``merge=False``.
 
     A weighted source can make a process cyclic ("flip until HH"): when a state
     comes back, the finite graph of states is solved exactly as an absorbing Markov
@@ -156,7 +164,9 @@ def chances(
     report = _reporter(progress)
     if isinstance(source, Cards):
         limit = len(source) if max_draws is None else _check_limit("max_draws", max_draws)
-        return _evaluate(spec, source, None, merge, max_states, limit, symmetric, report)
+        if not isinstance(lump, bool) or not isinstance(symmetric, bool):
+            raise TypeError(f"lump and symmetric must be True or False, got {lump!r} and {symmetric!r}")
+        return _evaluate(spec, source, None, merge, max_states, limit, symmetric, report, lump)
     if isinstance(source, Weighted):
         limit = DEFAULT_MAX_DRAWS if max_draws is None else _check_limit("max_draws", max_draws)
         return _evaluate(spec, None, source, merge, max_states, limit, False, report)
@@ -175,23 +185,6 @@ def chance(spec: Spec[Any], source: Cards[Any] | Weighted[Any], **options: Any) 
     Fraction(1, 13)
     """
     return chances(spec, source, **options).success
-
-
-def _pinned(state: object, index: dict[Any, int]) -> set[int]:
-    """Indices of the cards that occur anywhere in a loop state (tuples, sets, dicts walked)."""
-    found: set[int] = set()
-    stack = [state]
-    while stack:
-        x = stack.pop()
-        i = index.get(x)
-        if i is not None:
-            found.add(i)
-        elif isinstance(x, (tuple, list, frozenset, set)):
-            stack.extend(x)
-        elif isinstance(x, dict):
-            stack.extend(x.keys())
-            stack.extend(x.values())
-    return found
 
 
 def _canonical(counts: tuple[int, ...], free: tuple[int, ...] | None) -> tuple[int, ...]:
@@ -330,11 +323,113 @@ def _evaluate(
     max_draws: int,
     symmetric: bool = False,
     report: Callable[[int, int], None] | None = None,
+    lump: bool = False,
 ) -> Distribution[Any]:
     """Dispatch: a deck with merging takes the fast path, the rest the general one."""
     if deck is not None and merge:
-        return _evaluate_deck(spec, deck, max_states, max_draws, symmetric, report)
+        return _evaluate_reduced(spec, deck, max_states, max_draws, lump, symmetric, report)
     return _evaluate_general(spec, deck, weighted, merge, max_states, max_draws, report)
+
+
+class _Restart(Exception):
+    """Internal: the evaluation stops and starts again with other reductions."""
+
+
+class _Split(_Restart):
+    """Two cards of a lumped class lead to different specs: split the class."""
+
+    def __init__(self, groups: list[list[Any]]) -> None:
+        super().__init__(groups)
+        self.groups = groups
+
+
+class _Escalate(_Restart):
+    """The frontier grew large: try to prove the reductions before going on."""
+
+
+#: Live states at one depth past which the evaluator tries to prove its reductions.
+ESCALATE_AT = 500
+
+
+def _check_class(
+    k: Callable[[Any], Spec[Any]], members: tuple[Any, ...], child: Spec[Any], extra: int, avail: int,
+    current: list[Any],
+) -> None:
+    """Raise :class:`_Split` unless every card of a lumped class continues like its first
+    (``current[0]``: the card being tried, for error notes)."""
+    results = [(child, extra)]
+    for card in members[1:]:
+        current[0] = card
+        results.append(normal(_spec_or_raise(k(card), k, "the continuation"), avail))
+    if all(r[1] == extra and r[0] == child for r in results[1:]):
+        return
+    groups: dict[Any, list[Any]] = {}
+    for card, result in zip(members, results, strict=True):
+        groups.setdefault(result, []).append(card)
+    raise _Split(list(groups.values()))
+
+
+def _lumped(deck: Cards[Any], cards: tuple[Any, ...], classes: list[list[int]]) -> tuple[
+    Cards[Any], list[tuple[Any, ...] | None]
+]:
+    """The deck drawn as classes (each class as its first card) and each class's cards."""
+    counts: dict[Any, int] = {}
+    members: list[tuple[Any, ...] | None] = []
+    for part in classes:
+        counts[cards[part[0]]] = sum(deck.count(cards[i]) for i in part)
+        members.append(tuple(cards[i] for i in part) if len(part) > 1 else None)
+    return Cards._trusted(counts), members
+
+
+def _evaluate_reduced(
+    spec: Spec[Any],
+    deck: Cards[Any],
+    max_states: int,
+    max_draws: int,
+    lump: bool,
+    symmetric: bool,
+    report: Callable[[int, int], None] | None,
+) -> Distribution[Any]:
+    """Evaluate over a deck with the reductions that are shown valid for ``spec``.
+
+    Lumping starts from one class of all cards and is checked at every transition; a
+    class splits (and the evaluation starts again) as soon as two of its cards lead
+    apart.  When the frontier grows past :data:`ESCALATE_AT` states and symmetry is
+    wanted, the reductions are proven over the spec's whole state graph
+    (:func:`~drawdsl.reductions.prove_lumping`, then
+    :func:`~drawdsl.reductions.prove_symmetry` on the lumped deck); what is proven
+    is used without further checks, and the evaluation starts again.
+    """
+    cards = deck.distinct()
+    n = len(deck)
+    singles = [[i] for i in range(len(cards))]
+    classes = [list(range(len(cards)))] if lump and len(cards) > 1 else singles
+    checked = lump
+    sym = False
+    escalate = symmetric and len(cards) > 1
+    while True:
+        lumped, members = _lumped(deck, cards, classes)
+        try:
+            return _evaluate_deck(
+                spec, lumped, max_states, max_draws, sym, report,
+                members if checked else None, ESCALATE_AT if escalate else None,
+            )
+        except _Split as split:
+            position = {card: i for i, card in enumerate(cards)}
+            first = position[split.groups[0][0]]
+            rest = [part for part in classes if part[0] != first and first not in part]
+            parts = [[position[c] for c in group] for group in split.groups]
+            classes = sorted(rest + parts)
+        except _Escalate:
+            escalate = False
+            graph = StateGraph(spec, cards, n)
+            proven = prove_lumping(spec, cards, classes, n, graph=graph) if lump else singles
+            if proven is None:
+                if prove_symmetry(spec, cards, n, graph=graph).proven:
+                    classes, checked, sym = singles, False, True
+                continue
+            classes, checked = sorted(proven), False
+            sym = prove_symmetry(spec, [cards[part[0]] for part in classes], n, graph=graph).proven
 
 
 def _annotate(err: Exception, depth: int, card: Any) -> None:
@@ -453,6 +548,8 @@ def _evaluate_deck(
     max_draws: int,
     symmetric: bool,
     report: Callable[[int, int], None] | None,
+    members: Sequence[tuple[Any, ...] | None] | None = None,
+    escalate_at: int | None = None,
 ) -> Distribution[Any]:
     """Depth-by-depth evaluation over a finite deck, merging equal states.
 
@@ -462,19 +559,25 @@ def _evaluate_deck(
     deck, so it is worked out once per group and card (a *transition*); the inner
     loop only builds the child's counts and adds integers.
 
-    In symmetric mode the counts of a loop head's states are a representative
-    (:func:`_canonical`), and every class of free cards is drawn as the first free
-    card (:func:`_class_moves`): a group asks its continuation once for all classes.
+    In symmetric mode (only once :func:`~drawdsl.reductions.prove_symmetry` has shown
+    it valid for this spec) the counts of a head's states are a representative
+    (:func:`_canonical`), the pinned cards being those the head visibly holds, and
+    every class of free cards is drawn as the first free card (:func:`_class_moves`):
+    a group asks its continuation once for all classes.
+
+    ``members[i]``, when given, lists the cards that card ``i`` stands for (a lumped
+    class): every transition checks that they all lead where card ``i`` leads, and
+    raises :class:`_Split` when they do not.  Past ``escalate_at`` live states at one
+    depth, :class:`_Escalate` asks the caller to try to prove the reductions.
     """
     cards = deck.distinct()
     size = len(cards)
-    index = {card: i for i, card in enumerate(cards)}
+    card_index = CardIndex(cards)
     n = len(deck)
     heads: list[_Head] = []
     head_ids: dict[_Draw[Any], int] = {}
     all_free = _Layout((), size)
     layouts: dict[tuple[int, ...], _Layout] = {(): all_free}
-    layout_by_state: dict[Any, _Layout] = {}
     outcomes = _Outcomes()
     Group = dict[tuple[int, ...], int]
     frontier: dict[tuple[int, int], Group] = {}
@@ -484,32 +587,15 @@ def _evaluate_deck(
         hid = into_ids.get(head)
         if hid is None:
             layout = all_free
-            loop_head = False
-            key = head.key
-            if symmetric and type(key) is tuple and key[0] == "loop":
-                loop_head = True
-                state = key[1].state
-                found = layout_by_state.get(state)
+            if symmetric:
+                pinned = tuple(sorted(head_support(head, card_index)))
+                found = layouts.get(pinned)
                 if found is None:
-                    pinned = tuple(sorted(_pinned(state, index)))
-                    found = layouts.get(pinned)
-                    if found is None:
-                        found = layouts[pinned] = _Layout(pinned, size)
-                    layout_by_state[state] = found
+                    found = layouts[pinned] = _Layout(pinned, size)
                 layout = found
             hid = into_ids[head] = len(into_heads)
-            into_heads.append(_Head(head, loop_head, layout))
+            into_heads.append(_Head(head, symmetric, layout))
         return hid
-
-    def normal(child: Spec[Any], avail: float) -> tuple[Spec[Any], int]:
-        """``child`` in one of the four forms, and the unseen discards it adds first."""
-        head = whnf(child, avail)
-        extra = 0
-        while type(head) is _Any:
-            extra += 1
-            avail -= 1
-            head = whnf(head.next, avail)  # type: ignore[attr-defined]
-        return head, extra
 
     def transition(
         parent: _Head, anys: int, drawn: int, avail: int,
@@ -519,12 +605,10 @@ def _evaluate_deck(
         pending discards (``avail`` cards available): ``(group joined, rule, extra)``,
         extra being the rule's _Child, or the value for _DONE."""
         k = parent.draw.k
-        child = whnf(_spec_or_raise(k(cards[drawn]), k, "the continuation"), avail)
-        extra = 0
-        while type(child) is _Any:
-            extra += 1
-            avail -= 1
-            child = whnf(child.next, avail)  # type: ignore[attr-defined]
+        current[0] = cards[drawn]
+        child, extra = normal(_spec_or_raise(k(cards[drawn]), k, "the continuation"), avail)
+        if members is not None and members[drawn] is not None:
+            _check_class(k, members[drawn], child, extra, avail, current)  # type: ignore[arg-type]
         t = type(child)
         if t is _Draw:
             cid = intern(child, new_heads, new_ids)  # type: ignore[arg-type]
@@ -540,8 +624,16 @@ def _evaluate_deck(
             return None, _DONE, child.value  # type: ignore[attr-defined]
         return None, _FAILS, None
 
+    limit = max_states if escalate_at is None else min(max_states, escalate_at)
+
+    def over(live: int, depth: int) -> NoReturn:
+        if escalate_at is not None:
+            raise _Escalate
+        _too_many(live, depth, max_states)
+
     depth = 0
     drawn = -1
+    current: list[Any] = [None]  # the card whose continuation is being asked
     try:
         end, fails = outcomes.at(0)
         first, anys = normal(spec, n)
@@ -610,8 +702,8 @@ def _evaluate_deck(
                                     old = into.get(c)
                                     if old is None:
                                         live += 1
-                                        if live > max_states:
-                                            _too_many(live, depth, max_states)
+                                        if live > limit:
+                                            over(live, depth)
                                         into[c] = weight * count * (after - j)
                                     else:
                                         into[c] = old + weight * count * (after - j)
@@ -645,8 +737,8 @@ def _evaluate_deck(
                         old = into.get(c)
                         if old is None:
                             live += 1
-                            if live > max_states:
-                                _too_many(live, depth, max_states)
+                            if live > limit:
+                                over(live, depth)
                             into[c] = weight * multiplier
                         else:
                             into[c] = old + weight * multiplier
@@ -656,10 +748,10 @@ def _evaluate_deck(
             frontier = new
             heads = new_heads
             head_ids = new_ids
-    except (StateLimitExceeded, EndlessProcess):
+    except (StateLimitExceeded, EndlessProcess, _Restart):
         raise
     except Exception as err:
-        _annotate(err, depth, cards[drawn] if drawn >= 0 else None)
+        _annotate(err, depth, current[0] if drawn >= 0 else None)
         raise
     denominators = [math.perm(n, d) for d in range(depth + 1)]
     # Trailing depths may hold nothing; the deepest recorded depth sets the denominator.

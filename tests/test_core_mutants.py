@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from eager import eager_proofs
 from oracle import brute_force, orderings, run
 from test_symmetry import RepeatWithin
 
@@ -231,7 +232,8 @@ def _run_values(state: FrozenDict, card: Any) -> Any:
 )
 def test_symmetric_mode_pins_cards_held_in_dict_states(spec: Spec[Any]) -> None:
     deck = Cards({"a": 2, "b": 2, "c": 1, "d": 1})
-    assert chances(spec, deck, symmetric=True) == brute_force(spec, deck)
+    with eager_proofs():
+        assert chances(spec, deck) == brute_force(spec, deck)
 
 
 # --------------------------------------------------------------------------- weighted sources
@@ -589,8 +591,10 @@ _SYM_CASES = [(name, spec, deck) for name, spec in _sym_specs() for deck in _SYM
 def test_symmetric_deck_paths_equal_brute_force(name: str, spec: Spec[Any], deck: Cards[str]) -> None:
     # merge=False takes the general evaluator (one entry per path), a separate code path.
     expected = chances(spec, deck, merge=False)
-    assert chances(spec, deck, symmetric=True) == expected
+    with eager_proofs():
+        assert chances(spec, deck) == expected
     assert chances(spec, deck) == expected
+    assert chances(spec, deck, lump=False, symmetric=False) == expected
     if len(deck) <= 6:
         assert expected == brute_force(spec, deck)
 
@@ -612,12 +616,16 @@ _SMALL_DECKS = [Cards("abc"), Cards("aabc"), Cards({"b": 2, "a": 1, "c": 2})]
 
 @pytest.mark.parametrize(("name", "spec"), _EXHAUSTING_SPECS, ids=[s[0] for s in _EXHAUSTING_SPECS])
 @pytest.mark.parametrize(
-    "options", [{}, {"merge": False}, {"symmetric": True}], ids=["merge", "no-merge", "sym"]
+    "options", [{}, {"merge": False}, {"eager": True}], ids=["merge", "no-merge", "proven"]
 )
 def test_unseen_discards_that_run_out_of_cards(name: str, spec: Spec[Any], options: dict[str, Any]) -> None:
     # A discard or a draw with no card left fails the path: pending discards count.
     for deck in _SMALL_DECKS:
-        assert chances(spec, deck, **options) == brute_force(spec, deck), deck
+        if options.get("eager"):
+            with eager_proofs():
+                assert chances(spec, deck) == brute_force(spec, deck), deck
+        else:
+            assert chances(spec, deck, **options) == brute_force(spec, deck), deck
 
 
 def test_unseen_discards_that_run_out_by_hand() -> None:
@@ -635,18 +643,16 @@ def test_symmetric_mode_keeps_one_live_state_per_draw() -> None:
     deck = Cards({"a": 2, "b": 2, "c": 2})
     expected = Distribution({2: Fraction(1, 5), 3: Fraction(2, 5)}, Fraction(2, 5))
     seen: list[tuple[int, int]] = []
-    assert (
-        chances(spec, deck, symmetric=True, max_states=1, progress=lambda d, s: seen.append((d, s)))
-        == expected
-    )
+    # Past max_states=1 the evaluator proves the symmetry, then starts again with it.
+    assert chances(spec, deck, max_states=1, progress=lambda d, s: seen.append((d, s))) == expected
     assert seen == [(1, 1), (2, 1), (3, 0)]
     with pytest.raises(StateLimitExceeded, match="reached 3 live states at draw 1, over max_states=2"):
-        chances(spec, deck, max_states=2)
+        chances(spec, deck, max_states=2, symmetric=False)
     # With a single "c" the first card is one of two classes: {x} over (1, 1, 2) (x one
     # of the pairs) or over (0, 2, 2) (x the "c"): 2 live states, one over the limit.
     with pytest.raises(StateLimitExceeded, match="reached 2 live states at draw 1, over max_states=1"):
-        chances(spec, Cards({"a": 2, "b": 2, "c": 1}), symmetric=True, max_states=1)
-    assert chances(spec, Cards({"a": 2, "b": 2, "c": 1}), symmetric=True, max_states=3) == brute_force(
+        chances(spec, Cards({"a": 2, "b": 2, "c": 1}), max_states=1)
+    assert chances(spec, Cards({"a": 2, "b": 2, "c": 1}), max_states=3) == brute_force(
         spec, Cards({"a": 2, "b": 2, "c": 1})
     )
 

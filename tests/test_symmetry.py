@@ -1,14 +1,19 @@
-"""Symmetric evaluation (opt-in) agrees with plain evaluation on equality-only specs."""
+"""The symmetric evaluation agrees with plain evaluation, and is used only where proven."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from eager import eager_proofs
 from oracle import brute_force
 
 from drawdsl import Cards, Spec, chances, done, draw_any, fail, loop
+from drawdsl.reductions import prove_symmetry
 
 
 class RepeatWithin:
@@ -84,34 +89,135 @@ decks = st.lists(st.integers(1, 3), min_size=1, max_size=5).map(
 )
 
 
+def reduced(spec: Spec[Any], deck: Cards[Any]) -> Any:
+    """The answer with every reduction tried at once (see tests/eager.py)."""
+    with eager_proofs():
+        return chances(spec, deck)
+
+
 @given(equality_specs, decks)
 def test_symmetric_equals_plain(spec: Spec[Any], deck: Cards[str]) -> None:
-    assert chances(spec, deck, symmetric=True) == chances(spec, deck)
+    assert reduced(spec, deck) == chances(spec, deck, merge=False)
+    assert chances(spec, deck) == chances(spec, deck, lump=False, symmetric=False)
 
 
 @given(equality_specs, decks.filter(lambda d: len(d) <= 7))
 def test_symmetric_equals_brute_force(spec: Spec[Any], deck: Cards[str]) -> None:
-    assert chances(spec, deck, symmetric=True) == brute_force(spec, deck)
+    assert reduced(spec, deck) == brute_force(spec, deck)
+
+
+@given(equality_loops, decks)
+def test_equality_loops_are_proven_symmetric(spec: Spec[Any], deck: Cards[str]) -> None:
+    # The equality-only loops never tell cards apart: the proof must succeed, or the
+    # properties above would not test the symmetric evaluator at all.
+    assert prove_symmetry(spec, deck.distinct(), len(deck)).proven
 
 
 def test_tie_free_war_merges_states() -> None:
     """On 4 ranks x 4 suits, symmetry must give the same answer as the plain evaluation."""
     deck = Cards({rank: 4 for rank in range(4)})
-    spec = loop((0, None), TieFreeTurns(8))
-    assert chances(spec, deck, symmetric=True) == chances(spec, deck)
+    spec = loop((Box(0), None), TieFreeBoxed(8))
+    assert prove_symmetry(spec, deck.distinct(), len(deck)).proven
+    assert reduced(spec, deck) == chances(spec, deck, lump=False, symmetric=False)
+
+
+class Box:
+    """A turn number the renaming cannot mistake for a card (the ranks here are ints)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Box) and other.n == self.n
+
+    def __hash__(self) -> int:
+        return self.n
+
+
+class TieFreeBoxed(TieFreeTurns):
+    def __call__(self, state: tuple[Any, Any], card: Any) -> Any:
+        turn, first = state
+        result = super().__call__((turn.n, first), card)
+        if isinstance(result, tuple):
+            return (Box(result[0]), result[1])
+        return result
+
+
+# --------------------------------------------------------------------------- adversarial specs
+# Each of these made the old unchecked symmetric mode answer wrongly.  Now the proof
+# refuses the symmetry, and the answer is the brute-force one.
 
 
 class HigherFirst:
-    """Not equality-only: compares cards with ``>``, so symmetry is NOT valid for it."""
+    """Compares cards with ``>``."""
 
-    def __call__(self, state: Any, card: int) -> Any:
+    def __call__(self, state: Any, card: Any) -> Any:
         if state is None:
             return card
         return done(card > state)
 
 
-def test_symmetry_is_invalid_for_order_comparisons() -> None:
-    """The documented counterexample: with '<' the symmetric answer is wrong."""
-    deck = Cards({1: 1, 2: 1, 3: 2})
-    spec = loop(None, HigherFirst())
-    assert chances(spec, deck, symmetric=True) != chances(spec, deck)
+class DistinctIn:
+    """Three distinct cards, remembered inside a container the renaming cannot see into."""
+
+    def __init__(self, empty: Any, add: Any) -> None:
+        self.empty = empty
+        self.add = add
+
+    def __call__(self, seen: Any, card: Any) -> Any:
+        if card in seen:
+            return fail()
+        seen = self.add(seen, card)
+        return done(True) if len(seen) == 3 else seen
+
+
+@dataclass(frozen=True)
+class Seen:
+    cards: tuple[Any, ...]
+
+    def __contains__(self, card: Any) -> bool:
+        return card in self.cards
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+def finish_with_pair(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    return done(card) if card == first else fail()
+
+
+def named(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    return done(first == "a" and card != first)
+
+
+ADVERSARIAL = {
+    "order": loop(None, HigherFirst()),
+    "cards-in-a-str": loop("", DistinctIn("", lambda s, c: s + c)),
+    "cards-in-Cards": loop(Cards(), DistinctIn(Cards(), lambda s, c: s + Cards([c]))),
+    "cards-in-a-dataclass": loop(Seen(()), DistinctIn(Seen(()), lambda s, c: Seen((*s.cards, c)))),
+    "finishes-with-a-card": loop(None, finish_with_pair),
+    "named-card": loop(None, named),
+}
+
+
+@pytest.mark.parametrize("name", list(ADVERSARIAL))
+@pytest.mark.parametrize("deck", [Cards("aabbcc"), Cards({"a": 1, "b": 2, "c": 3})], ids=["pairs", "123"])
+def test_adversarial_specs_are_refused_and_answered_exactly(name: str, deck: Cards[str]) -> None:
+    spec = ADVERSARIAL[name]
+    assert not prove_symmetry(spec, deck.distinct(), len(deck)).proven
+    assert reduced(spec, deck) == chances(spec, deck, merge=False) == brute_force(spec, deck)
+
+
+def test_the_reported_wrong_numbers_are_right() -> None:
+    three = ADVERSARIAL["cards-in-Cards"]
+    assert reduced(three, Cards("aabbcc")).success == Fraction(2, 5)
+    ranks = Cards({r: 4 for r in range(2, 15)})
+    pair = reduced(ADVERSARIAL["finishes-with-a-card"], ranks)
+    assert pair[2] == Fraction(1, 221) and pair.success == Fraction(1, 17)
+    assert reduced(ADVERSARIAL["order"], Cards({1: 1, 2: 1, 3: 2})) == brute_force(
+        ADVERSARIAL["order"], Cards({1: 1, 2: 1, 3: 2})
+    )

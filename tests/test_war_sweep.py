@@ -14,6 +14,8 @@ from oracle import brute_force
 from test_symmetry import TieFreeTurns
 
 from drawdsl import Cards, InvalidArgument, chance, loop
+from drawdsl.exact import _evaluate_deck
+from drawdsl.reductions import prove_symmetry
 from games import war
 
 
@@ -102,13 +104,23 @@ class _CountedTieFree(TieFreeTurns):
 
 
 def test_the_52_card_sweep_asks_each_turn_a_few_cards() -> None:
-    """What keeps the 52-card answer fast: the evaluator asks the step once per draw,
-    state and card, and reads every class of free cards as one card.  So A's card is
-    asked once per turn, and B's card twice (the pinned rank: a tie; any other)."""
+    """What keeps the 52-card answer fast: once the symmetry is proven, the evaluator asks
+    the step once per draw, state and card, and reads every class of free cards as one
+    card.  So A's card is asked once per turn, and B's card twice (the pinned rank: a
+    tie; any other).  The proof itself asks each of the graph's states every card."""
     step = _CountedTieFree(26)
     deck = war.deck(13, 4).map(str)
-    assert chance(loop((0, None), step), deck, symmetric=True) == war.no_tie_probability()
+    spec = loop((0, None), step)
+    proof = prove_symmetry(spec, deck.distinct(), len(deck))
+    assert proof.proven and proof.states == 26 + 26 * 13
+    step.calls = 0
+    assert _evaluate_deck(spec, deck, 10**6, 52, True, None).success == war.no_tie_probability()
     assert step.calls == 3 * 26
+    step.calls = 0
+    assert chance(spec, deck) == war.no_tie_probability()
+    # A plain start (stopped at ESCALATE_AT states), the proofs (each of the graph's 364
+    # states asked all 13 cards), then the symmetric evaluation.
+    assert 364 * 13 < step.calls < 3 * 364 * 13
 
 
 def test_cli_war_sweep_json(capsys: pytest.CaptureFixture[str]) -> None:

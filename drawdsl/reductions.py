@@ -1,0 +1,387 @@
+"""Automatic reductions, and the proofs that make them safe for one spec.
+
+Two reductions make natural specs fast without the user's help:
+
+* **Lumping** (cards the spec cannot tell apart).  Cards ``a`` and ``b`` are lumped
+  when, at every state the spec reaches, drawing ``a`` and drawing ``b`` lead to
+  equal specs.  The deck is then drawn as classes (the whole 52-card deck behaves
+  like 13 ranks when the spec only ever reads ranks).  The evaluator checks this at
+  every state it visits, for every card of every class, and splits a class and
+  starts again the moment two of its cards lead apart.  That is a proof: the lumped
+  process is a lumping of the real one (a Markov chain), because at every state it
+  reaches the next state depends only on the class drawn.
+* **Renaming symmetry** (renamings the spec cannot see).  Decks that differ by a
+  renaming of cards merge, as in Norvig's "abstract deck" for War.  This is only
+  sound when the spec is *equivariant*: renaming the cards in a state and in the
+  card drawn gives the renamed next state, at every state, including states the
+  reduced evaluation never visits.  So it is used only when :func:`prove_symmetry`
+  has explored the spec's whole state graph (every state reachable by drawing any
+  card at any point, closed under renaming) and checked, at every node, for two
+  permutations that generate all renamings, that the continuation of the renamed
+  state on the renamed card equals the renamed continuation, and that no finished
+  value holds a card.  A spec whose graph is too big, or that fails one check,
+  is evaluated without the symmetry (still exact).
+
+The renaming of a spec (:func:`rename_spec`) changes cards only where it can see
+them: in loop states and finished values, through tuples and frozensets, matched by
+:func:`~drawdsl.keys.strict_key`.  Everything else (functions, generators, strings,
+dataclasses) is left as it is.  That is always safe: the checks compare what the
+spec really does, so a card hidden where the renaming cannot see it makes a check
+fail, and the symmetry is not used.
+
+>>> from drawdsl import Cards, loop, done, fail
+>>> def no_pair(state, card):
+...     return fail() if card == state else (done(True) if state is not None else card)
+>>> proof = prove_symmetry(loop(None, no_pair), ("a", "b", "c"), 3)
+>>> proof.proven, proof.reason
+(True, None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from drawdsl.keys import strict_key
+from drawdsl.spec import (
+    Spec,
+    _Any,
+    _Bind,
+    _Cont,
+    _Done,
+    _Draw,
+    _Loop,
+    _spec_or_raise,
+    whnf,
+)
+
+__all__ = ["CardIndex", "StateGraph", "SymmetryProof", "prove_lumping", "prove_symmetry", "rename_spec"]
+
+#: Step calls the symmetry proof may spend before it gives up (the evaluation goes on without it).
+PROOF_BUDGET = 60_000
+
+
+class _CannotRename(Exception):
+    """A value whose renaming would not be a bijection (a frozenset that collapses)."""
+
+
+class CardIndex:
+    """The cards of a deck by strict key: which values in a state *are* cards.
+
+    >>> index = CardIndex(("a", 1))
+    >>> sorted(index.support(("a", (True, 1))))
+    [0, 1]
+    """
+
+    __slots__ = ("cards", "index", "containers")
+
+    def __init__(self, cards: Sequence[Any]) -> None:
+        self.cards = tuple(cards)
+        self.index = {strict_key(card): i for i, card in enumerate(self.cards)}
+        # Whether a tuple or frozenset can itself be a card (else they are only walked).
+        self.containers = any(type(card) in (tuple, frozenset) for card in self.cards)
+
+    def support(self, value: Any) -> set[int]:
+        """Indices of the cards found in ``value`` (through tuples and frozensets)."""
+        found: set[int] = set()
+        stack = [value]
+        index = self.index
+        while stack:
+            x = stack.pop()
+            try:
+                i = index.get(strict_key(x))
+            except TypeError:
+                continue
+            if i is not None:
+                found.add(i)
+            elif type(x) is tuple or type(x) is frozenset:
+                stack.extend(x)
+        return found
+
+    def rename(self, value: Any, perm: Sequence[int]) -> Any:
+        """``value`` with every card ``i`` it holds replaced by card ``perm[i]``."""
+        t = type(value)
+        if self.containers or (t is not tuple and t is not frozenset):
+            try:
+                i = self.index.get(strict_key(value))
+            except TypeError:
+                return value
+            if i is not None:
+                return self.cards[perm[i]]
+        if t is tuple:
+            return tuple([self.rename(x, perm) for x in value])
+        if t is frozenset:
+            out = frozenset([self.rename(x, perm) for x in value])
+            if len(out) != len(value):
+                raise _CannotRename(value)
+            return out
+        return value
+
+
+def rename_spec(spec: Spec[Any], index: CardIndex, perm: Sequence[int]) -> Spec[Any]:
+    """``spec`` with the cards it visibly holds renamed by ``perm`` (loop states, finished
+    values, through binds); any other part is kept as it is.
+
+    >>> from drawdsl import loop
+    >>> rename_spec(loop(("a",), max), CardIndex(("a", "b")), (1, 0))
+    loop(('b',), max())
+    """
+    t = type(spec)
+    if t is _Loop:
+        state = index.rename(spec.state, perm)  # type: ignore[attr-defined]
+        return _Loop(state, spec.step)  # type: ignore[attr-defined]
+    if t is _Done:
+        return _Done(index.rename(spec.value, perm))  # type: ignore[attr-defined]
+    if t is _Draw:
+        key = spec.key  # type: ignore[attr-defined]
+        if type(key) is tuple and key:
+            if key[0] == "loop":
+                return rename_spec(key[1], index, perm)
+            if key[0] == "cont":
+                return _Cont(rename_spec(key[1], index, perm), key[2])
+        return spec
+    if t is _Cont:
+        return _Cont(rename_spec(spec.spec, index, perm), spec.frames)  # type: ignore[attr-defined]
+    if t is _Bind:
+        return _Bind(rename_spec(spec.m, index, perm), spec.f)  # type: ignore[attr-defined]
+    if t is _Any:
+        return _Any(rename_spec(spec.next, index, perm))  # type: ignore[attr-defined]
+    return spec
+
+
+def head_support(head: Spec[Any], index: CardIndex) -> set[int]:
+    """The cards :func:`rename_spec` would move in ``head``: a renaming that fixes them
+    leaves the head equal to itself."""
+    t = type(head)
+    if t is _Loop:
+        return index.support(head.state)  # type: ignore[attr-defined]
+    if t is _Done:
+        return index.support(head.value)  # type: ignore[attr-defined]
+    if t is _Draw:
+        key = head.key  # type: ignore[attr-defined]
+        if type(key) is tuple and key and key[0] in ("loop", "cont"):
+            return head_support(key[1], index)
+        return set()
+    if t is _Cont:
+        return head_support(head.spec, index)  # type: ignore[attr-defined]
+    if t is _Bind:
+        return head_support(head.m, index)  # type: ignore[attr-defined]
+    if t is _Any:
+        return head_support(head.next, index)  # type: ignore[attr-defined]
+    return set()
+
+
+def normal(child: Spec[Any], avail: float) -> tuple[Spec[Any], int]:
+    """``child`` in one of the four forms (never a discard), and the discards it adds first."""
+    head = whnf(child, avail)
+    extra = 0
+    while type(head) is _Any:
+        extra += 1
+        avail -= 1
+        head = whnf(head.next, avail)  # type: ignore[attr-defined]
+    return head, extra
+
+
+@dataclass(frozen=True)
+class SymmetryProof:
+    """The outcome of :func:`prove_symmetry`: ``proven``, or the ``reason`` it is not."""
+
+    proven: bool
+    reason: str | None
+    states: int
+
+
+def _generators(m: int) -> list[tuple[int, ...]]:
+    """A transposition and an m-cycle: together they generate every renaming of m cards."""
+    if m < 2:
+        return []
+    swap = (1, 0, *range(2, m))
+    cycle = (*range(1, m), 0)
+    return [swap] if m == 2 else [swap, cycle]
+
+
+# A node of the state graph: (head, pending discards, draws so far).  An entry of a
+# row: the node a card leads to, ("done", strict key of the value) or ("fail",).
+Node = tuple[Any, int, int]
+
+
+class _OverBudget(Exception):
+    """The state graph needs more calls of the spec than the proof may spend."""
+
+
+class StateGraph:
+    """The states a spec reaches by drawing any card at any point, explored on demand:
+    per node, the row of what each card leads to (shared by the two proofs).
+
+    >>> from drawdsl import draw_count
+    >>> graph = StateGraph(draw_count(lambda c: c == "a", 2), "ab", 2)
+    >>> len(graph.row(graph.start))
+    2
+    """
+
+    def __init__(self, spec: Spec[Any], cards: Sequence[Any], size: int, budget: int = PROOF_BUDGET) -> None:
+        self.index = CardIndex(cards)
+        self.size = size
+        self.budget = budget
+        self.calls = 0
+        self.rows: dict[Node, list[Any]] = {}
+        #: A finished value holds a card (so no renaming of those cards is invisible).
+        self.card_outcome = False
+        first, anys = normal(spec, size)
+        self.start: Node | None = (first, anys, 0) if type(first) is _Draw else None
+        if type(first) is _Done and self.index.support(first.value):  # type: ignore[attr-defined]
+            self.card_outcome = True
+
+    def row(self, node: Node) -> list[Any]:
+        """What each card leads to from ``node`` (computed once)."""
+        found = self.rows.get(node)
+        if found is not None:
+            return found
+        head, anys, depth = node
+        avail = self.size - depth - 1 - anys
+        cards = self.index.cards
+        self.calls += len(cards)
+        if self.calls > self.budget:
+            raise _OverBudget
+        k = head.k
+        row: list[Any] = []
+        for card in cards:
+            child, extra = normal(_spec_or_raise(k(card), k, "the continuation"), avail)
+            tc = type(child)
+            if tc is _Draw:
+                row.append((child, anys + extra, depth + 1))
+            elif tc is _Done:
+                value = child.value  # type: ignore[attr-defined]
+                if not self.card_outcome and self.index.support(value):
+                    self.card_outcome = True
+                row.append(("done", strict_key(value)))
+            else:
+                row.append(("fail",))
+        self.rows[node] = row
+        return row
+
+
+def prove_lumping(
+    spec: Spec[Any], cards: Sequence[Any], classes: Sequence[Sequence[int]], size: int,
+    budget: int = PROOF_BUDGET, graph: StateGraph | None = None,
+) -> list[list[int]] | None:
+    """The coarsest refinement of ``classes`` (lists of card indices) whose cards lead
+    to equal specs at every state reachable by drawing any card at any point (at most
+    ``size`` draws); None when that graph needs more than ``budget`` calls of the
+    spec, or the spec raises on the way.
+
+    >>> from drawdsl import draw_count
+    >>> prove_lumping(draw_count(lambda c: c < "c", 2), "abcd", [[0, 1, 2, 3]], 4)
+    [[0, 1], [2, 3]]
+    """
+    graph = graph or StateGraph(spec, cards, size, budget)
+    parts = [list(c) for c in classes]
+    if graph.start is None:
+        return parts
+    todo = [graph.start]
+    seen = {graph.start}
+    try:
+        while todo:
+            row = graph.row(todo.pop())
+            for entry in row:
+                if len(entry) == 3 and entry not in seen:
+                    seen.add(entry)
+                    todo.append(entry)
+            refined: list[list[int]] = []
+            for part in parts:
+                if len(part) == 1:
+                    refined.append(part)
+                    continue
+                groups: dict[Any, list[int]] = {}
+                for i in part:
+                    groups.setdefault(row[i], []).append(i)
+                refined.extend(groups.values())
+            parts = refined
+    except Exception:  # noqa: BLE001 - not proven; the evaluation meets the error if it is real
+        return None
+    return parts
+
+
+def prove_symmetry(
+    spec: Spec[Any], cards: Sequence[Any], size: int, budget: int = PROOF_BUDGET,
+    graph: StateGraph | None = None,
+) -> SymmetryProof:
+    """Show that ``spec`` cannot see renamings of ``cards`` on a deck of ``size`` cards.
+
+    Explores every state reachable by drawing any of ``cards`` at any point (at most
+    ``size`` draws), closed under the renamings, spending at most ``budget`` calls
+    of the spec; at every state and for both generating renamings it checks that
+    the renamed state, given the renamed card, continues as the renamed continuation,
+    and that finished values hold no card.  Any error the spec raises on the way
+    ends the proof (not proven); the evaluation that follows raises it if it is real.
+    ``graph`` may hold rows already explored over a superset of ``cards``.
+
+    >>> from drawdsl import draw
+    >>> prove_symmetry(draw(), ("a", "b"), 2).reason
+    'the spec finishes with a value that holds a card'
+    """
+    graph = graph or StateGraph(spec, cards, size, budget)
+    index = CardIndex(cards)
+    where = {strict_key(card): i for i, card in enumerate(graph.index.cards)}
+    positions = [where[strict_key(card)] for card in index.cards]
+    gens = _generators(len(positions))
+    if graph.card_outcome:
+        return SymmetryProof(False, "the spec finishes with a value that holds a card", 0)
+    if not gens or graph.start is None:
+        return SymmetryProof(True, None, 0)
+    images: dict[tuple[Node, int], Node | None] = {}
+
+    def renamed(node: Node, g: int) -> Node | None:
+        """The node of ``node``'s head renamed by generator ``g`` (cached)."""
+        found = images.get((node, g), False)
+        if found is not False:
+            return found  # type: ignore[return-value]
+        head, anys, depth = node
+        new, extra = normal(rename_spec(head, index, gens[g]), size - depth - anys)
+        image = None if type(new) is not _Draw or extra else (new, anys, depth)
+        images[node, g] = image
+        return image
+
+    todo = [graph.start]
+    seen = {graph.start}
+    rows: dict[Node, list[Any]] = {}
+    try:
+        while todo:
+            node = todo.pop()
+            full = graph.row(node)
+            if graph.card_outcome:
+                return SymmetryProof(False, "the spec finishes with a value that holds a card", len(rows))
+            row = rows[node] = [full[i] for i in positions]
+            nexts = [entry for entry in row if len(entry) == 3]
+            for g in range(len(gens)):
+                image = renamed(node, g)
+                if image is None:
+                    return SymmetryProof(False, "a renamed state is not a draw", len(rows))
+                nexts.append(image)
+            for entry in nexts:
+                if entry not in seen:
+                    seen.add(entry)
+                    todo.append(entry)
+        # Every node and its images are explored: check equivariance everywhere.
+        for node, row in rows.items():
+            for g, perm in enumerate(gens):
+                image_row = rows[renamed(node, g)]  # type: ignore[index]
+                for y, entry in enumerate(row):
+                    want = renamed(entry, g) if len(entry) == 3 else entry
+                    if image_row[perm[y]] != want:
+                        return SymmetryProof(
+                            False,
+                            f"drawing {index.cards[perm[y]]!r} instead of {index.cards[y]!r} does "
+                            "more than rename the cards (the spec tells them apart)",
+                            len(rows),
+                        )
+    except _OverBudget:
+        return SymmetryProof(
+            False, f"its state graph is larger than the proof's budget ({graph.budget:,} calls)", len(rows)
+        )
+    except _CannotRename:
+        return SymmetryProof(False, "a state cannot be renamed", len(rows))
+    except Exception:  # noqa: BLE001 - any error means: not proven (the evaluation will meet it if real)
+        return SymmetryProof(False, "the spec raised an error on a state the proof explored", len(rows))
+    return SymmetryProof(True, None, len(rows))
