@@ -7,9 +7,9 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from eager import eager_proofs
 from hypothesis import given
 from hypothesis import strategies as st
-from eager import eager_proofs
 from oracle import brute_force
 
 from drawdsl import Cards, Spec, chances, done, draw_any, fail, loop
