@@ -31,6 +31,7 @@ from drawdsl.errors import (
     StateLimitExceeded,
 )
 from drawdsl.exact import chance, chances
+from drawdsl.explain import Explanation, explain
 from drawdsl.playing import JOKER, RANKS, SUITS, Card, rank_name, shoe, standard_deck
 from drawdsl.sampling import FAILED, Tally, play, sample, simulate
 from drawdsl.sources import Weighted, coin, die
@@ -79,6 +80,8 @@ __all__ = [
     # interpreters and results
     "chances",
     "chance",
+    "explain",
+    "Explanation",
     "Distribution",
     "sample",
     "simulate",

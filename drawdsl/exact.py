@@ -280,13 +280,53 @@ def _free_draw(counts: tuple[int, ...], free: tuple[int, ...], position: int) ->
     return tuple(out)
 
 
-def _too_many(states: int, depth: int, max_states: int) -> NoReturn:
+def _too_many(states: int, depth: int, max_states: int, why: str | None = None) -> NoReturn:
     raise StateLimitExceeded(
         f"exact evaluation reached {states} live states at draw {depth}, over "
-        f"max_states={max_states}; map the deck to the aspect the spec looks at "
-        "(deck.map(...)), write long processes with loop() so that paths merge, "
-        "or pass a larger max_states"
+        f"max_states={max_states}; "
+        + (why or "write long processes with loop() so that paths merge, or pass a larger max_states")
     )
+
+
+def _diagnosis(live: int, heads: list[Any], lumped: int, distinct: int, symmetric: bool) -> str:
+    """What keeps the live states apart, in the spec's terms, and what to do."""
+    if len(heads) * 2 >= live:
+        kind = "generator" if any(_is_generator(h) for h in heads[:50]) else "spec"
+        if kind == "generator":
+            return (
+                f"{len(heads):,} of them are different specs: the @generate spec remembers every value "
+                "it was sent, so only identical histories merge; write the process as "
+                "loop(state, step) keeping only what later steps read (a count, a rank, a total), "
+                "or pass a larger max_states"
+            )
+        return (
+            f"{len(heads):,} of them are different specs: the spec's state keeps what was drawn "
+            "(for example a loop state or a value holding every card so far); keep only what "
+            "later steps read (a count, a rank, a total; draw_until(...).map(len) counts), "
+            "or pass a larger max_states"
+        )
+    told = (
+        f"the spec tells {lumped} kinds of card apart among {distinct} distinct cards"
+        if lumped < distinct else f"the spec tells all {distinct} distinct cards apart"
+    )
+    sym = "" if symmetric else " and renaming cards is not shown to be invisible to it"
+    return (
+        f"only {len(heads):,} different specs: the decks left keep them apart ({told}{sym}); "
+        "read only the aspect the question needs (card.rank rather than the card), or pass a "
+        "larger max_states"
+    )
+
+
+def _is_generator(head: Any) -> bool:
+    """Whether ``head`` is a draw inside a @generate spec (its continuation resumes one)."""
+    key = getattr(getattr(head, "draw", head), "key", None)
+    if type(key) is tuple and len(key) == 3 and key[0] == "cont":
+        frames = key[2]
+        while frames is not None:
+            if type(frames.f).__name__ == "_Resume":
+                return True
+            frames = frames.rest
+    return False
 
 
 def _reporter(progress: bool | Callable[[int, int], None]) -> Callable[[int, int], None] | None:
@@ -381,6 +421,17 @@ def _lumped(deck: Cards[Any], cards: tuple[Any, ...], classes: list[list[int]]) 
     return Cards._trusted(counts), members
 
 
+class _Log:
+    """What :func:`_evaluate_reduced` did: the reductions it used and the last run's trace."""
+
+    def __init__(self) -> None:
+        self.classes: list[tuple[Any, ...]] = []
+        self.symmetric = False
+        self.proof: str | None = None
+        self.restarts = 0
+        self.trace: list[tuple[int, int, int]] = []
+
+
 def _evaluate_reduced(
     spec: Spec[Any],
     deck: Cards[Any],
@@ -389,47 +440,70 @@ def _evaluate_reduced(
     lump: bool,
     symmetric: bool,
     report: Callable[[int, int], None] | None,
+    log: _Log | None = None,
+    escalate_at: int | None = None,
 ) -> Distribution[Any]:
     """Evaluate over a deck with the reductions that are shown valid for ``spec``.
 
     Lumping starts from one class of all cards and is checked at every transition; a
     class splits (and the evaluation starts again) as soon as two of its cards lead
-    apart.  When the frontier grows past :data:`ESCALATE_AT` states and symmetry is
-    wanted, the reductions are proven over the spec's whole state graph
-    (:func:`~drawdsl.reductions.prove_lumping`, then
+    apart.  When the frontier grows past ``escalate_at`` (default
+    :data:`ESCALATE_AT`) states, the reductions are proven over the spec's whole
+    state graph (:func:`~drawdsl.reductions.prove_lumping`, then, when ``symmetric``,
     :func:`~drawdsl.reductions.prove_symmetry` on the lumped deck); what is proven
     is used without further checks, and the evaluation starts again.
     """
+    log = log or _Log()
     cards = deck.distinct()
     n = len(deck)
     singles = [[i] for i in range(len(cards))]
     classes = [list(range(len(cards)))] if lump and len(cards) > 1 else singles
     checked = lump
     sym = False
-    escalate = symmetric and len(cards) > 1
+    escalate = (lump or symmetric) and len(cards) > 1
+    threshold = ESCALATE_AT if escalate_at is None else escalate_at
+
+    def prove() -> None:
+        """Prove the reductions over the whole state graph, and use what holds."""
+        nonlocal classes, checked, sym
+        graph = StateGraph(spec, cards, n)
+        proven = prove_lumping(spec, cards, classes, n, graph=graph) if lump else singles
+        if proven is None:
+            log.proof = "lumping not proven: the state graph is too big to explore or the spec raised"
+            if symmetric:
+                proof = prove_symmetry(spec, cards, n, graph=graph)
+                log.proof = proof.reason
+                if proof.proven:
+                    classes, checked, sym = singles, False, True
+        else:
+            classes, checked = sorted(proven), False
+            if symmetric:
+                proof = prove_symmetry(spec, [cards[part[0]] for part in classes], n, graph=graph)
+                sym, log.proof = proof.proven, proof.reason
+
+    if escalate and threshold == 0:
+        escalate = False
+        prove()
     while True:
         lumped, members = _lumped(deck, cards, classes)
+        log.classes = [tuple(cards[i] for i in part) for part in classes]
+        log.symmetric = sym
+        log.trace = []
         try:
             return _evaluate_deck(
                 spec, lumped, max_states, max_draws, sym, report,
-                members if checked else None, ESCALATE_AT if escalate else None,
+                members if checked else None, threshold if escalate else None, log.trace, len(cards),
             )
         except _Split as split:
             position = {card: i for i, card in enumerate(cards)}
             first = position[split.groups[0][0]]
-            rest = [part for part in classes if part[0] != first and first not in part]
+            rest = [part for part in classes if first not in part]
             parts = [[position[c] for c in group] for group in split.groups]
             classes = sorted(rest + parts)
         except _Escalate:
             escalate = False
-            graph = StateGraph(spec, cards, n)
-            proven = prove_lumping(spec, cards, classes, n, graph=graph) if lump else singles
-            if proven is None:
-                if prove_symmetry(spec, cards, n, graph=graph).proven:
-                    classes, checked, sym = singles, False, True
-                continue
-            classes, checked = sorted(proven), False
-            sym = prove_symmetry(spec, [cards[part[0]] for part in classes], n, graph=graph).proven
+            prove()
+        log.restarts += 1
 
 
 def _annotate(err: Exception, depth: int, card: Any) -> None:
@@ -550,6 +624,8 @@ def _evaluate_deck(
     report: Callable[[int, int], None] | None,
     members: Sequence[tuple[Any, ...] | None] | None = None,
     escalate_at: int | None = None,
+    trace: list[tuple[int, int, int]] | None = None,
+    distinct: int | None = None,
 ) -> Distribution[Any]:
     """Depth-by-depth evaluation over a finite deck, merging equal states.
 
@@ -569,6 +645,8 @@ def _evaluate_deck(
     class): every transition checks that they all lead where card ``i`` leads, and
     raises :class:`_Split` when they do not.  Past ``escalate_at`` live states at one
     depth, :class:`_Escalate` asks the caller to try to prove the reductions.
+    ``trace`` collects ``(draw, live states, distinct specs)`` per draw; ``distinct``
+    is the number of distinct cards before lumping (for error messages).
     """
     cards = deck.distinct()
     size = len(cards)
@@ -629,7 +707,8 @@ def _evaluate_deck(
     def over(live: int, depth: int) -> NoReturn:
         if escalate_at is not None:
             raise _Escalate
-        _too_many(live, depth, max_states)
+        why = _diagnosis(live, new_heads, size, distinct or size, symmetric)
+        _too_many(live, depth, max_states, why)
 
     depth = 0
     drawn = -1
@@ -745,6 +824,8 @@ def _evaluate_deck(
             fails[depth] += failed
             if report is not None:
                 report(depth, live)
+            if trace is not None:
+                trace.append((depth, live, len(new_heads)))
             frontier = new
             heads = new_heads
             head_ids = new_ids

@@ -26,7 +26,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
-from drawdsl import Cards, DrawdslError, InvalidArgument, Spec, chances, simulate
+from drawdsl import Cards, DrawdslError, InvalidArgument, Spec, StateLimitExceeded, chances, explain, simulate
 from drawdsl.cli.common import add_note, approx, bounded_int, fraction_text, one_line, positive_int
 from drawdsl.deck_text import DECK_HELP, parse_deck
 from drawdsl.exact import DEFAULT_MAX_STATES
@@ -202,9 +202,17 @@ def _chance(args: argparse.Namespace) -> int:
     deck: _Deck = args.deck
     reached = _Reached()
     with _spec_from(args.target) as (spec, name):
+        report = None
         try:
-            dist = chances(spec, deck.cards, symmetric=args.symmetric, max_states=args.max_states,
-                           progress=reached.update)
+            if args.explain:
+                report = explain(spec, deck.cards, lump=args.lump, symmetric=args.symmetric,
+                                 max_states=args.max_states)
+                if report.distribution is None:
+                    raise StateLimitExceeded(report.error or "exact evaluation stopped")
+                dist = report.distribution
+            else:
+                dist = chances(spec, deck.cards, lump=args.lump, symmetric=args.symmetric,
+                               max_states=args.max_states, progress=reached.update)
         except KeyboardInterrupt as err:
             add_note(err, f"exact evaluation had reached draw {reached.draws} "
                           f"with {reached.states:,} live states")
@@ -233,6 +241,15 @@ def _chance(args: argparse.Namespace) -> int:
             "success": fraction_text(dist.success),
             "mean": None if mean is None else fraction_text(mean),
             "expected_draws": None if dist.expected_draws is None else fraction_text(dist.expected_draws),
+            **({} if report is None else {"explain": {
+                "classes": len(report.classes),
+                "distinct_cards": report.distinct,
+                "symmetric": report.symmetric,
+                "symmetry_note": report.symmetry_note,
+                "live_states_per_draw": [live for live, _ in report.states],
+                "specs_per_draw": [specs for _, specs in report.states],
+                "restarts": report.restarts,
+            }}),
         }, indent=2))
         return 0
     print(f"{name} on {deck.text} ({len(deck.cards)} cards), exact:")
@@ -257,6 +274,10 @@ def _chance(args: argparse.Namespace) -> int:
     if mean is not None:
         given = " given success" if dist.failure else ""
         print(f"mean{given} = {mean} ~ {approx(mean)}")
+    if report is not None:
+        print("how it was evaluated:")
+        for line in str(report).splitlines():
+            print("  " + line)
     return 0
 
 
@@ -344,17 +365,30 @@ def add_commands(sub: Any) -> None:
         epilog=_EXAMPLE + """
 examples:
   drawdsl chance pairs.py:pocket_pair --deck ranks
-  drawdsl chance pairs.py:pocket_pair --deck ranks --symmetric --json
+  drawdsl chance pairs.py:pocket_pair --deck standard --explain
+  drawdsl chance pairs.py:pocket_pair --deck ranks --json
   drawdsl chance aces.py:first_ace --deck A:4,x:48""",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     chance.add_argument("target", metavar="FILE.py:NAME", help=_FILE_HELP)
     chance.add_argument("--deck", required=True, type=_deck_arg, metavar="DECK", help=DECK_HELP)
     chance.add_argument(
-        "--symmetric",
-        action="store_true",
-        help="treat cards with equal counts as interchangeable (valid when the spec only compares "
-        "cards with each other for equality; much faster)",
+        "--no-lump", dest="lump", action="store_false",
+        help="do not draw cards the spec cannot tell apart as one class (same answer; for testing)",
+    )
+    chance.add_argument(
+        "--no-symmetric", dest="symmetric", action="store_false",
+        help="do not merge decks that differ by a renaming of cards (same answer; for testing)",
+    )
+    chance.add_argument(
+        "--symmetric", action="store_true", default=True,
+        help="kept for old command lines: the symmetry is now found, proven for the spec and used "
+        "automatically (it is never assumed)",
+    )
+    chance.add_argument(
+        "--explain", action="store_true",
+        help="also say how the answer was computed: cards lumped, symmetry proven or why not, "
+        "live states per draw",
     )
     chance.add_argument("--top", type=positive_int, metavar="N", help="show only the N most likely outcomes")
     chance.add_argument(
