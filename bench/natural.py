@@ -18,11 +18,9 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from drawdsl import (
-    Cards,
     StateLimitExceeded,
     chances,
     die,
@@ -164,7 +162,8 @@ def flush_natural(limit: int) -> Any:
 
 
 def flush_tuned(limit: int) -> Any:
-    return chances(draw_same_on(lambda suit: suit, 5), DECK.map(lambda card: card.suit), max_states=limit).success
+    suits = DECK.map(lambda card: card.suit)
+    return chances(draw_same_on(lambda suit: suit, 5), suits, max_states=limit).success
 
 
 def three_suited_natural(limit: int) -> Any:
@@ -314,12 +313,6 @@ def _timed(func: Callable[[int], Any], limit: int, repeats: int) -> tuple[float,
     return best, answer, ""
 
 
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, (Fraction, int)) or isinstance(b, (Fraction, int)):
-        return bool(a == b)
-    return bool(a == b)
-
-
 def _fmt(seconds: float) -> str:
     return f"{seconds * 1000:.3g} ms" if seconds < 1 else f"{seconds:.3g} s"
 
@@ -339,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         nat = f"limit after {_fmt(t_nat)}: {stop}" if stop else _fmt(t_nat)
         tun = f"limit: {stop_t}" if stop_t else _fmt(t_tun)
         ratio = "" if stop or stop_t else f"{t_nat / t_tun:.3g}"
-        same = "" if stop or stop_t else ("yes" if _same(a_nat, a_tun) else "NO")
+        same = "" if stop or stop_t else ("yes" if a_nat == a_tun else "NO")
         print(f"| {row.title} | {nat} | {tun} | {ratio} | {same} |", flush=True)
     return 0
 

@@ -21,8 +21,8 @@ from strategies import decks, predicates, specs
 from drawdsl import (
     Card,
     Cards,
-    StateLimitExceeded,
     Spec,
+    StateLimitExceeded,
     chances,
     done,
     draw,
