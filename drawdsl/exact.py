@@ -37,6 +37,7 @@ from drawdsl.cards import Cards
 from drawdsl.cyclic import solve_chain
 from drawdsl.distribution import Distribution
 from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, StateLimitExceeded, add_note
+from drawdsl.frames import FRAME_KEYS
 from drawdsl.reductions import CardIndex, StateGraph, head_support, normal, prove_lumping, prove_symmetry
 from drawdsl.sources import Weighted
 from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, whnf
@@ -292,12 +293,19 @@ def _diagnosis(live: int, heads: list[Any], lumped: int, distinct: int, symmetri
     """What keeps the live states apart, in the spec's terms, and what to do."""
     if len(heads) * 2 >= live:
         kind = "generator" if any(_is_generator(h) for h in heads[:50]) else "spec"
+        if kind == "generator" and FRAME_KEYS:
+            return (
+                f"{len(heads):,} of them are different specs: the @generate spec's variables keep "
+                "what was drawn (for example a list of the cards, or the cards themselves rather "
+                "than their ranks); keep only what later lines read (a count, a dict of ranks), "
+                "or pass a larger max_states"
+            )
         if kind == "generator":
             return (
                 f"{len(heads):,} of them are different specs: the @generate spec remembers every value "
-                "it was sent, so only identical histories merge; write the process as "
-                "loop(state, step) keeping only what later steps read (a count, a rank, a total), "
-                "or pass a larger max_states"
+                "it was sent, so only identical histories merge (on this Python its variables "
+                "cannot be read); write the process as loop(state, step) keeping only what later "
+                "steps read (a count, a rank, a total), or pass a larger max_states"
             )
         return (
             f"{len(heads):,} of them are different specs: the spec's state keeps what was drawn "

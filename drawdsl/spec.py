@@ -24,6 +24,7 @@ from collections.abc import Callable, Generator, Hashable
 from typing import Any, Generic, TypeVar
 
 from drawdsl.errors import InvalidArgument, NotASpec
+from drawdsl.frames import FRAME_KEYS, frame_key
 from drawdsl.keys import strict_key
 
 __all__ = [
@@ -885,17 +886,32 @@ class _Gen(Spec[Any]):
                 f"({type(yielded).__name__}) after {len(self.history)} value(s); "
                 "yield a spec such as draw(), and use `return value` to finish"
             )
-        return _Bind(yielded, _Resume(self, [gen]))
+        state = frame_key(gen) if FRAME_KEYS else None
+        return _Bind(yielded, _Resume(self, [gen], state))
 
 
 class _Resume:
-    """Send a value into the generator: hands the live generator to the first caller."""
+    """Send a value into the generator: hands the live generator to the first caller.
 
-    __slots__ = ("gen_spec", "box")
+    ``state`` is the suspended generator's frame state (:func:`drawdsl.frames.frame_key`)
+    when this interpreter allows it: two resumptions of the same function in equal
+    states behave the same, whatever their histories, so they compare equal (and
+    their paths merge).  Otherwise resumptions are equal only with equal histories.
+    """
 
-    def __init__(self, gen_spec: _Gen, box: list[Generator[Spec[Any], Any, Any]]) -> None:
+    __slots__ = ("gen_spec", "box", "state", "_hash")
+
+    def __init__(self, gen_spec: _Gen, box: list[Generator[Spec[Any], Any, Any]], state: Any = None) -> None:
         self.gen_spec = gen_spec
         self.box = box
+        self.state = state
+        if state is not None:
+            try:
+                self._hash = hash(("resume", gen_spec.func, state))
+            except TypeError:
+                self.state = None
+        if self.state is None:
+            self._hash = hash(("resume", gen_spec))
 
     def __call__(self, value: Any) -> Spec[Any]:
         g = self.gen_spec
@@ -903,10 +919,18 @@ class _Resume:
         return _Gen(g.func, g.args, g.kwargs, g.history + (value,), box)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is _Resume and self.gen_spec == other.gen_spec
+        if type(other) is not _Resume:
+            return False
+        if self.state is not None and other.state is not None:
+            return (
+                self._hash == other._hash
+                and self.gen_spec.func is other.gen_spec.func
+                and self.state == other.state
+            )
+        return self.state is None and other.state is None and self.gen_spec == other.gen_spec
 
     def __hash__(self) -> int:
-        return hash(("resume", self.gen_spec))
+        return self._hash
 
     def _name(self) -> str:
         return _describe(self.gen_spec.func)

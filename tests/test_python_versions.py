@@ -38,6 +38,19 @@ def step(run, side):
 
 print(sorted(chances(loop(0, step), coin()).items()))
 print(witness(draw_many(3), deck, lambda v: v == ("z", "y", "z")))
+
+from drawdsl import generate
+
+@generate
+def shape():
+    counts = {}
+    for flag in (True, True, False, True):
+        card = yield draw()
+        if flag:
+            counts[card] = counts.get(card, 0) + 1
+    return tuple(sorted(counts.values()))
+
+print(sorted(chances(shape(), deck).items()))
 """
 
 
@@ -75,7 +88,7 @@ OTHERS = _interpreters()
 
 def test_the_program_checks_something() -> None:
     out = _run(sys.executable)
-    assert out.count("\n") == 7 and "Fraction" in out
+    assert out.count("\n") == 8 and "Fraction" in out
 
 
 @pytest.mark.skipif(not OTHERS, reason="no other CPython 3.10+ on this machine")
