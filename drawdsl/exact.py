@@ -919,10 +919,21 @@ def _evaluate_general(
         settle(spec, start, -1, n if deck is not None else _INF, 0, 1, frontier, end, fails, 0)
         while frontier:
             if depth >= max_draws:
+                why = (
+                    "pass a larger max_draws, or make sure the process ends (a spec that can draw "
+                    "forever has no finite exact evaluation here)"
+                )
+                if not finite:
+                    why = (
+                        "no state ever came back, so the process cannot be solved as a cycle: its "
+                        "state changes at every draw (a counter of draws, or the draws themselves, "
+                        "in a loop state or a generator's variables).  Keep only what decides "
+                        "the outcome: the number of draws is the distribution's expected_draws, and "
+                        "'flip until HH' needs only the last flip; or pass a larger max_draws"
+                    )
                 raise StateLimitExceeded(
                     f"the spec is still drawing after max_draws={max_draws} draws "
-                    f"({len(frontier)} live states); pass a larger max_draws, or make sure the "
-                    "process ends (a spec that can draw forever has no finite exact evaluation here)"
+                    f"({len(frontier)} live states); {why}"
                 )
             depth += 1
             end, fails = outcomes.at(depth)

@@ -182,7 +182,8 @@ def test_chance_symmetric_gives_the_same_answer(specs: str) -> None:
     argv = ["chance", f"{specs}:no_adjacent", "--deck", "a:4,b:4,c:4", "--json"]
     _, plain, _ = run(argv)
     _, symmetric, _ = run([*argv, "--symmetric"])
-    assert json.loads(plain) == json.loads(symmetric)
+    _, unreduced, _ = run([*argv, "--no-symmetric", "--no-lump"])
+    assert json.loads(plain) == json.loads(symmetric) == json.loads(unreduced)
     assert json.loads(plain)["success"] != "0/1"
 
 
@@ -350,3 +351,30 @@ def test_python_dash_m_drawdsl_end_to_end(specs: str) -> None:
     assert bad.returncode == 1 and bad.stdout == ""
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
     assert textwrap.shorten(bad.stderr, 200).startswith("drawdsl: error: ")
+
+
+NATURAL = str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "natural.py")
+
+
+@pytest.mark.parametrize(
+    ("name", "mean"),
+    [("first_king", Fraction(53, 5)), ("hearts_in_13", Fraction(13, 4)), ("aces_in_five", Fraction(5, 13))],
+)
+def test_chance_on_natural_specs_over_the_standard_deck(name: str, mean: Fraction) -> None:
+    code, out, _ = run(["chance", f"{NATURAL}:{name}", "--deck", "standard", "--json", "--explain"])
+    assert code == 0
+    data = json.loads(out)
+    assert Fraction(data["mean"]) == mean
+    assert data["explain"]["classes"] == 2 and data["explain"]["distinct_cards"] == 52
+    _, unsymmetric, _ = run(["chance", f"{NATURAL}:{name}", "--deck", "standard", "--json", "--no-symmetric"])
+    assert Fraction(json.loads(unsymmetric)["mean"]) == mean
+    # Without lumping the 52 distinct cards keep the decks apart: the limit says so.
+    code, _, err = run(["chance", f"{NATURAL}:{name}", "--deck", "standard", "--no-lump", "--max-states", "5000"])
+    assert code == 2 and "the decks left keep them apart" in err
+
+
+def test_chance_explain_text_says_how() -> None:
+    code, out, _ = run(["chance", f"{NATURAL}:first_king", "--deck", "standard", "--explain", "--top", "1"])
+    assert code == 0
+    assert "how it was evaluated:" in out and "lumped: the spec tells only 2 kinds of card apart" in out
+    assert "mean = 53/5" in out

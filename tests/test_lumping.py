@@ -179,3 +179,19 @@ def test_a_generator_that_keeps_every_card_is_refused_with_the_reason() -> None:
 def test_lump_and_symmetric_must_be_bools() -> None:
     with pytest.raises(TypeError, match="lump and symmetric must be True or False"):
         chances(draw(), Cards("ab"), lump="yes")  # type: ignore[arg-type]
+
+
+def _rolls_until_six(rolls: int, face: int) -> Any:
+    return done(rolls + 1) if face == 6 else rolls + 1
+
+
+def _until_six(state: None, face: int) -> Any:
+    return done("six") if face == 6 else state
+
+
+def test_a_die_counted_in_a_loop_points_to_expected_draws() -> None:
+    from drawdsl import die
+
+    with pytest.raises(StateLimitExceeded, match="no state ever came back.*expected_draws"):
+        chances(loop(0, _rolls_until_six), die(), max_draws=300)
+    assert chances(loop(None, _until_six), die()).expected_draws == 6
