@@ -369,7 +369,8 @@ def test_chance_on_natural_specs_over_the_standard_deck(name: str, mean: Fractio
     _, unsymmetric, _ = run(["chance", f"{NATURAL}:{name}", "--deck", "standard", "--json", "--no-symmetric"])
     assert Fraction(json.loads(unsymmetric)["mean"]) == mean
     # Without lumping the 52 distinct cards keep the decks apart: the limit says so.
-    code, _, err = run(["chance", f"{NATURAL}:{name}", "--deck", "standard", "--no-lump", "--max-states", "5000"])
+    argv = ["chance", f"{NATURAL}:{name}", "--deck", "standard", "--no-lump", "--max-states", "5000"]
+    code, _, err = run(argv)
     assert code == 2 and "the decks left keep them apart" in err
 
 

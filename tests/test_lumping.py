@@ -192,6 +192,6 @@ def _until_six(state: None, face: int) -> Any:
 def test_a_die_counted_in_a_loop_points_to_expected_draws() -> None:
     from drawdsl import die
 
-    with pytest.raises(StateLimitExceeded, match="no state ever came back.*expected_draws"):
+    with pytest.raises(StateLimitExceeded, match=r"no state ever came back.*expected_draws"):
         chances(loop(0, _rolls_until_six), die(), max_draws=300)
     assert chances(loop(None, _until_six), die()).expected_draws == 6
