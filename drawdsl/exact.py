@@ -325,6 +325,43 @@ def _diagnosis(live: int, heads: list[Any], lumped: int, distinct: int, symmetri
     )
 
 
+#: States sampled to estimate the next draw's frontier (see :func:`_refuse_early`).
+_SAMPLE = 32
+
+
+def _refuse_early(
+    frontier: dict[tuple[int, int], dict[tuple[int, ...], int]], heads: list[Any], cards: Sequence[Any],
+    left: int, live: int, depth: int, max_states: int, why: str,
+) -> None:
+    """Stop now, not a minute later, when the next draw will clearly pass ``max_states``.
+
+    Only when no paths merge (nearly every live state is a different spec, so the next
+    draw's states are the current ones' children, all different): the children that go
+    on drawing from a sample of the states, scaled to the whole frontier, estimate the
+    next frontier; past ``max_states`` the evaluation stops with that estimate.
+    """
+    if len(heads) * 10 < live * 9:
+        return
+    going = sampled = 0
+    for (hid, anys), group in list(frontier.items())[:_SAMPLE]:
+        k = heads[hid].draw.k
+        for counts in list(group)[:2]:
+            sampled += 1
+            for i, count in enumerate(counts):
+                if count:
+                    child, _ = normal(_spec_or_raise(k(cards[i]), k, "the continuation"), left - 1 - anys)
+                    going += type(child) is _Draw
+    if not sampled:
+        return
+    estimate = live * going // sampled
+    if estimate > max_states:
+        raise StateLimitExceeded(
+            f"exact evaluation would reach about {estimate:,} live states at draw {depth + 1} "
+            f"({live:,} at draw {depth}, each going on with about {going / sampled:.3g} cards, and "
+            f"no paths merge), over max_states={max_states}; {why}"
+        )
+
+
 def _is_generator(head: Any) -> bool:
     """Whether ``head`` is a draw inside a @generate spec (its continuation resumes one)."""
     key = getattr(getattr(head, "draw", head), "key", None)
@@ -834,6 +871,10 @@ def _evaluate_deck(
                 report(depth, live)
             if trace is not None:
                 trace.append((depth, live, len(new_heads)))
+            if not symmetric and escalate_at is None and live >= 256 and live * 64 > max_states \
+                    and depth < max_draws:
+                _refuse_early(new, new_heads, cards, n - depth, live, depth, max_states,
+                              _diagnosis(live, new_heads, size, distinct or size, symmetric))
             frontier = new
             heads = new_heads
             head_ids = new_ids

@@ -39,6 +39,7 @@ fail, and the symmetry is not used.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -59,7 +60,7 @@ from drawdsl.spec import (
 __all__ = ["CardIndex", "StateGraph", "SymmetryProof", "prove_lumping", "prove_symmetry", "rename_spec"]
 
 #: Step calls the symmetry proof may spend before it gives up (the evaluation goes on without it).
-PROOF_BUDGET = 60_000
+PROOF_BUDGET = 20_000
 
 
 class _CannotRename(Exception):
@@ -87,16 +88,24 @@ class CardIndex:
         found: set[int] = set()
         stack = [value]
         index = self.index
+        containers = self.containers
         while stack:
             x = stack.pop()
+            t = type(x)
+            if t is tuple or t is frozenset:
+                if containers:
+                    i = index.get(strict_key(x))
+                    if i is not None:
+                        found.add(i)
+                        continue
+                stack.extend(x)
+                continue
             try:
                 i = index.get(strict_key(x))
             except TypeError:
                 continue
             if i is not None:
                 found.add(i)
-            elif type(x) is tuple or type(x) is frozenset:
-                stack.extend(x)
         return found
 
     def rename(self, value: Any, perm: Sequence[int]) -> Any:
@@ -279,11 +288,11 @@ def prove_lumping(
     parts = [list(c) for c in classes]
     if graph.start is None:
         return parts
-    todo = [graph.start]
+    todo = deque([graph.start])
     seen = {graph.start}
     try:
         while todo:
-            row = graph.row(todo.pop())
+            row = graph.row(todo.popleft())
             for entry in row:
                 if len(entry) == 3 and entry not in seen:
                     seen.add(entry)
@@ -343,12 +352,12 @@ def prove_symmetry(
         images[node, g] = image
         return image
 
-    todo = [graph.start]
+    todo = deque([graph.start])
     seen = {graph.start}
     rows: dict[Node, list[Any]] = {}
     try:
         while todo:
-            node = todo.pop()
+            node = todo.popleft()
             full = graph.row(node)
             if graph.card_outcome:
                 return SymmetryProof(False, "the spec finishes with a value that holds a card", len(rows))

@@ -27,6 +27,7 @@ from drawdsl import (
     done,
     draw,
     draw_count,
+    draw_many,
     draw_until,
     explain,
     fail,
@@ -195,3 +196,13 @@ def test_a_die_counted_in_a_loop_points_to_expected_draws() -> None:
     with pytest.raises(StateLimitExceeded, match=r"no state ever came back.*expected_draws"):
         chances(loop(0, _rolls_until_six), die(), max_draws=300)
     assert chances(loop(None, _until_six), die()).expected_draws == 6
+
+
+def test_a_frontier_that_will_pass_the_limit_is_refused_at_once() -> None:
+    # 52 distinct cards in order: 2,652 states at draw 2, none merging, each going on with
+    # 50 cards: 132,600 at draw 3, refused before a single one is built.
+    with pytest.raises(StateLimitExceeded, match=r"would reach about 132,600 live states at draw 3"):
+        chances(draw_many(5), deck, max_states=20_000)
+    # The same growth, but every path ends at draw 3: nothing to refuse.
+    first_rank = draw_many(3).map(lambda cards: cards[0].rank)
+    assert chances(first_rank, deck, max_states=20_000)[14] == Fraction(1, 13)
