@@ -25,6 +25,7 @@ Distribution({0: 188/221, 1: 32/221, 2: 1/221})
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from bisect import bisect_right
@@ -331,7 +332,7 @@ _SAMPLE = 32
 
 def _refuse_early(
     frontier: dict[tuple[int, int], dict[tuple[int, ...], int]], heads: list[Any], cards: Sequence[Any],
-    left: int, live: int, depth: int, max_states: int, why: str,
+    left: int, live: int, depth: int, max_states: int, why: Callable[[], str],
 ) -> None:
     """Stop now, not a minute later, when the next draw will clearly pass ``max_states``.
 
@@ -358,7 +359,7 @@ def _refuse_early(
         raise StateLimitExceeded(
             f"exact evaluation would reach about {estimate:,} live states at draw {depth + 1} "
             f"({live:,} at draw {depth}, each going on with about {going / sampled:.3g} cards, and "
-            f"no paths merge), over max_states={max_states}; {why}"
+            f"no paths merge), over max_states={max_states}; {why()}"
         )
 
 
@@ -874,7 +875,7 @@ def _evaluate_deck(
             if not symmetric and escalate_at is None and live >= 256 and live * 64 > max_states \
                     and depth < max_draws:
                 _refuse_early(new, new_heads, cards, n - depth, live, depth, max_states,
-                              _diagnosis(live, new_heads, size, distinct or size, symmetric))
+                              functools.partial(_diagnosis, live, new_heads, size, distinct or size, symmetric))
             frontier = new
             heads = new_heads
             head_ids = new_ids
