@@ -874,8 +874,8 @@ def _evaluate_deck(
                 trace.append((depth, live, len(new_heads)))
             if not symmetric and escalate_at is None and live >= 256 and live * 64 > max_states \
                     and depth < max_draws:
-                _refuse_early(new, new_heads, cards, n - depth, live, depth, max_states,
-                              functools.partial(_diagnosis, live, new_heads, size, distinct or size, symmetric))
+                why = functools.partial(_diagnosis, live, new_heads, size, distinct or size, symmetric)
+                _refuse_early(new, new_heads, cards, n - depth, live, depth, max_states, why)
             frontier = new
             heads = new_heads
             head_ids = new_ids
