@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from drawdsl.errors import InvalidArgument
 from drawdsl.spec import (
     FAIL,
+    READS_TYPES,
     Spec,
     _Any,
     _Bind,
@@ -87,6 +88,12 @@ class _Step:
 
     def _name(self) -> str:
         return self.fn.__name__.strip("_")
+
+    def reads(self, state: Any) -> int:
+        """For a loop step: exactly how many more cards its loop reads from ``state``
+        before finishing, whatever they are, or -1 when that depends on the cards."""
+        form = _READS.get(self.fn)
+        return -1 if form is None else form(self.params, state)
 
     def counted(self, state: Any) -> Spec[Any] | None:
         """The loop ``loop(state, self).map(len)`` written to count, when this step has one."""
@@ -186,6 +193,11 @@ def draw_until(predicate: Callable[[C], bool], limit: int | None = None) -> Spec
 
 _COUNTED[_until_step] = _until_counted
 
+#: The loop steps that read a fixed number of cards whatever they are (see
+#: :data:`drawdsl.spec.READS_TYPES`): how many they still read from a state.
+_READS: dict[Callable[..., Any], Callable[[Any, Any], int]] = {}
+READS_TYPES.add(_Step)
+
 
 def _count_step(params: tuple[Any, int], state: tuple[int, int], card: Any) -> Any:
     predicate, n = params
@@ -212,6 +224,9 @@ def draw_count(predicate: Callable[[C], bool], n: int) -> Spec[int]:
     return loop((0, 0), _Step(_count_step, predicate, n))
 
 
+_READS[_count_step] = lambda params, state: params[1] - state[0]
+
+
 def _many_step(params: tuple[int], state: tuple[Any, ...], card: Any) -> Any:
     (n,) = params
     cards = state + (card,)
@@ -221,6 +236,10 @@ def _many_step(params: tuple[int], state: tuple[Any, ...], card: Any) -> Any:
 def draw_many(n: int) -> Spec[tuple[Any, ...]]:
     """Draw ``n`` cards and finish with them in draw order.
 
+    With fewer than ``n`` cards left it can only read them all and fail; the exact
+    evaluator sees that at once (``draw_many(53)`` on 52 cards answers in
+    milliseconds, with ``expected_draws`` 52 as before).
+
     >>> from drawdsl import Cards, chances
     >>> chances(draw_many(2), Cards("ab"))
     Distribution({('a', 'b'): 1/2, ('b', 'a'): 1/2})
@@ -229,6 +248,9 @@ def draw_many(n: int) -> Spec[tuple[Any, ...]]:
     if n == 0:
         return _Done(())
     return loop((), _Step(_many_step, n))
+
+
+_READS[_many_step] = lambda params, state: params[0] - len(state)
 
 
 def _same_step(params: tuple[Any, int], state: tuple[Any, ...], card: Any) -> Any:

@@ -41,7 +41,7 @@ from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, StateL
 from drawdsl.frames import FRAME_KEYS
 from drawdsl.reductions import CardIndex, StateGraph, head_support, normal, prove_lumping, prove_symmetry
 from drawdsl.sources import Weighted
-from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, whnf
+from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, reads_rest, whnf
 
 __all__ = ["chances", "chance", "DEFAULT_MAX_STATES", "DEFAULT_MAX_DRAWS"]
 
@@ -624,7 +624,7 @@ class _Child:
 # and the offset of _class_moves); remove it and sort the
 # counts (_SORT, the child's cards are all free); any other case (_OTHER, a _Child).
 # Or the path finishes (_DONE) or fails (_FAILS).
-_RAW, _SHIFT, _SORT, _OTHER, _DONE, _FAILS = 0, 1, 2, 3, 4, 5
+_RAW, _SHIFT, _SORT, _OTHER, _DONE, _FAILS, _REST = 0, 1, 2, 3, 4, 5, 6
 
 
 def _deck_rule(parent: _Head, drawn: int, target: _Head) -> tuple[int, _Child | int | None]:
@@ -735,6 +735,9 @@ def _evaluate_deck(
             _check_class(k, members[drawn], child, extra, avail, current)  # type: ignore[arg-type]
         t = type(child)
         if t is _Draw:
+            if reads_rest(child):
+                # READ_REST: the path reads its avail - extra cards left and fails.
+                return None, _REST, avail - extra
             cid = intern(child, new_heads, new_ids)  # type: ignore[arg-type]
             if symmetric:
                 rule, how = _deck_rule(parent, drawn, new_heads[cid])
@@ -847,8 +850,11 @@ def _evaluate_deck(
                         if into is None:  # the path ends here
                             if rule == 4:  # _DONE
                                 _record(how, weight * multiplier, end)
-                            else:
+                            elif rule == 5:  # _FAILS
                                 failed += weight * multiplier
+                            else:  # _REST: it fails after reading `how` more cards
+                                outcomes.at(depth + how)[1][depth + how] += \
+                                    weight * multiplier * math.perm(left, how)
                             continue
                         if rule == 0:  # _RAW (a free draw's _SHIFT only happens above)
                             c = counts[:at] + (counts[at] - 1,) + counts[at + 1:]
@@ -884,9 +890,10 @@ def _evaluate_deck(
     except Exception as err:
         _annotate(err, depth, current[0] if drawn >= 0 else None)
         raise
-    denominators = [math.perm(n, d) for d in range(depth + 1)]
-    # Trailing depths may hold nothing; the deepest recorded depth sets the denominator.
+    # Trailing depths may hold nothing; the deepest recorded depth sets the denominator
+    # (READ_REST records failures deeper than the last depth evaluated).
     outcomes.at(depth)
+    denominators = [math.perm(n, d) for d in range(len(outcomes.ends))]
     return outcomes.distribution(denominators)
 
 

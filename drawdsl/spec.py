@@ -699,7 +699,29 @@ class _Loop(Spec[Any]):
         return f"loop({self.state!r}, {_describe(self.step)})"
 
     def _expand(self, avail: float) -> Spec[Any]:
+        if type(self.step) in READS_TYPES and self.step.reads(self.state) > avail:  # type: ignore[attr-defined]
+            # It reads every card it needs whatever they are, and fewer are left: it
+            # can only read the rest and fail, which one merged state does at once.
+            return READ_REST
         return _Draw(_LoopK(self.state, self.step), ("loop", self))
+
+
+#: The loop step types (the combinators' ``_Step``) that can say, for a state, exactly
+#: how many more cards their loop reads before it finishes, whatever the cards are
+#: (``step.reads(state)``, or -1 when it depends on the cards).
+READS_TYPES: set[type] = set()
+
+
+def _read_rest(state: None, card: Card) -> None:
+    """The step of :data:`READ_REST`: look at the card and go on."""
+    return None
+
+
+#: Read every card left, then fail (no card left is a failure).  What ``draw_many(53)``
+#: does on 52 cards: it reads them all, then cannot finish.  Being one state, every
+#: path into it merges, so the exact evaluator answers at once; and as the cards are
+#: still read, ``or_else`` and ``expected_draws`` see what they saw before.
+READ_REST: Spec[Any]
 
 
 class _LoopK:
@@ -717,6 +739,14 @@ class _LoopK:
 
     def _name(self) -> str:
         return _describe(self.step)
+
+
+READ_REST = _Loop(None, _read_rest)
+
+
+def reads_rest(head: Spec[Any]) -> bool:
+    """Whether the draw ``head`` (in normal form) is :data:`READ_REST`: it only fails."""
+    return type(head) is _Draw and type(head.k) is _LoopK and head.k.step is _read_rest  # type: ignore[attr-defined]
 
 
 def _hashable_state(state: object, step: object) -> Hashable:

@@ -24,7 +24,7 @@ from drawdsl.cards import Cards
 from drawdsl.errors import StateLimitExceeded
 from drawdsl.exact import DEFAULT_MAX_STATES, _check_limit
 from drawdsl.sources import Weighted
-from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, whnf
+from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, reads_rest, whnf
 
 __all__ = ["Witness", "witness"]
 
@@ -136,7 +136,7 @@ def witness(
     if type(head) is _Done:
         value = head.value  # type: ignore[attr-defined]
         return found([], [anys], start, value) if accept(value) else None
-    if type(head) is not _Draw:
+    if type(head) is not _Draw or reads_rest(head):
         return None
     dead: set[tuple[Any, ...]] = set()
     # A state's key; with replacement, unseen discards change nothing and are left out.
@@ -173,8 +173,8 @@ def witness(
                 discards = [frame[2] for frame in stack] + [next_anys]
                 return found([*path, i], discards, next_counts, value)
             continue
-        if type(next_head) is not _Draw:
-            continue
+        if type(next_head) is not _Draw or reads_rest(next_head):
+            continue  # a dead end (READ_REST only reads on and fails)
         next_key = (next_counts, next_anys if finite else 0, next_head)
         if next_key in dead or next_key in on_path:
             continue
