@@ -39,9 +39,10 @@ from drawdsl.cyclic import solve_chain
 from drawdsl.distribution import Distribution
 from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, StateLimitExceeded, add_note
 from drawdsl.frames import FRAME_KEYS
+from drawdsl.keys import strict_key
 from drawdsl.reductions import CardIndex, StateGraph, head_support, normal, prove_lumping, prove_symmetry
 from drawdsl.sources import Weighted
-from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, reads_rest, whnf
+from drawdsl.spec import Spec, _Any, _Done, _Draw, _LoopK, _spec_or_raise, reads_rest, whnf
 
 __all__ = ["chances", "chance", "DEFAULT_MAX_STATES", "DEFAULT_MAX_DRAWS"]
 
@@ -455,6 +456,43 @@ def _check_class(
     raise _Split(list(groups.values()))
 
 
+def _loop_members_agree(k: _LoopK, members: tuple[Any, ...], current: list[Any]) -> bool:
+    """The quick form of :func:`_check_class` for a loop step: True when the step gives
+    every card of the class the same next state (by strict key, as the merging of
+    loop states compares them), so that the continuations are equal loops.  False
+    when that is not shown this way (a step returning a spec, or unequal states):
+    the caller then compares the continuations in full.
+    """
+    step, state = k.step, k.state
+    current[0] = members[0]
+    first = step(state, members[0])
+    if isinstance(first, Spec):
+        # Equal specs (done(value) compares its value strictly) continue alike.
+        for card in members[1:]:
+            current[0] = card
+            result = step(state, card)
+            if result is not first and not (isinstance(result, Spec) and result == first):
+                return False
+        return True
+    try:
+        key = strict_key(first)
+    except TypeError:
+        return False  # not hashable: the full comparison raises the loop's own error
+    for card in members[1:]:
+        current[0] = card
+        result = step(state, card)
+        if result is first:
+            continue
+        if isinstance(result, Spec):
+            return False
+        try:
+            if strict_key(result) != key:
+                return False
+        except TypeError:
+            return False
+    return True
+
+
 def _lumped(deck: Cards[Any], cards: tuple[Any, ...], classes: list[list[int]]) -> tuple[
     Cards[Any], list[tuple[Any, ...] | None]
 ]:
@@ -731,8 +769,12 @@ def _evaluate_deck(
         k = parent.draw.k
         current[0] = cards[drawn]
         child, extra = normal(_spec_or_raise(k(cards[drawn]), k, "the continuation"), avail)
-        if members is not None and members[drawn] is not None:
-            _check_class(k, members[drawn], child, extra, avail, current)  # type: ignore[arg-type]
+        if members is not None and members[drawn] is not None and (parent.draw, drawn) not in agreed:
+            if type(k) is _LoopK and _loop_members_agree(k, members[drawn], current):  # type: ignore[arg-type]
+                # The same next state for every card, whatever the deck: never asked again.
+                agreed.add((parent.draw, drawn))
+            else:
+                _check_class(k, members[drawn], child, extra, avail, current)  # type: ignore[arg-type]
         t = type(child)
         if t is _Draw:
             if reads_rest(child):
@@ -762,6 +804,8 @@ def _evaluate_deck(
     depth = 0
     drawn = -1
     current: list[Any] = [None]  # the card whose continuation is being asked
+    # (loop head, class) pairs whose cards were all shown to lead to the same state.
+    agreed: set[tuple[_Draw[Any], int]] = set()
     try:
         end, fails = outcomes.at(0)
         first, anys = normal(spec, n)

@@ -206,3 +206,31 @@ def test_a_frontier_that_will_pass_the_limit_is_refused_at_once() -> None:
     # The same growth, but every path ends at draw 3: nothing to refuse.
     first_rank = draw_many(3).map(lambda cards: cards[0].rank)
     assert chances(first_rank, deck, max_states=20_000)[14] == Fraction(1, 13)
+
+
+def _one_or_true(state: int, card: str) -> Any:
+    if state < 2:
+        return state + 1
+    return done(1) if card == "a" else done(True)
+
+
+def test_the_quick_loop_check_compares_finished_values_strictly() -> None:
+    """The check that asks a loop step directly (and remembers the answer per head)
+    must keep 1 and True apart: a class of cards finishing with them splits."""
+    spec = loop(0, _one_or_true).map(str)
+    deck = Cards("aabbc")
+    assert chances(spec, deck) == brute_force(spec, deck)
+    assert chances(spec, deck) == chances(spec, deck, lump=False)
+
+
+def _late_split(state: int, card: str) -> Any:
+    # Every card leads to the same state until the fourth draw, then "a" is told apart.
+    if state < 3:
+        return state + 1
+    return done(card == "a")
+
+
+def test_a_class_agreed_at_one_head_is_still_checked_at_the_next() -> None:
+    spec = loop(0, _late_split)
+    deck = Cards("aabbcc")
+    assert chances(spec, deck) == brute_force(spec, deck) == chances(spec, deck, lump=False)
