@@ -208,16 +208,20 @@ def test_a_frontier_that_will_pass_the_limit_is_refused_at_once() -> None:
     assert chances(first_rank, deck, max_states=20_000)[14] == Fraction(1, 13)
 
 
+def _show(state: Any, card: str) -> Any:
+    return done(str(state))
+
+
 def _one_or_true(state: int, card: str) -> Any:
     if state < 2:
         return state + 1
-    return done(1) if card == "a" else done(True)
+    return loop(1, _show) if card == "a" else loop(True, _show)
 
 
-def test_the_quick_loop_check_compares_finished_values_strictly() -> None:
+def test_the_quick_loop_check_compares_returned_specs_strictly() -> None:
     """The check that asks a loop step directly (and remembers the answer per head)
-    must keep 1 and True apart: a class of cards finishing with them splits."""
-    spec = loop(0, _one_or_true).map(str)
+    must keep loop(1, ...) and loop(True, ...) apart: the class splits."""
+    spec = loop(0, _one_or_true)
     deck = Cards("aabbc")
     assert chances(spec, deck) == brute_force(spec, deck)
     assert chances(spec, deck) == chances(spec, deck, lump=False)
