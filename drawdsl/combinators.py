@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from drawdsl.errors import InvalidArgument
 from drawdsl.spec import (
     FAIL,
-    READS_TYPES,
+    STEP_TYPES,
     Spec,
     _Any,
     _Bind,
@@ -94,6 +94,12 @@ class _Step:
         before finishing, whatever they are, or -1 when that depends on the cards."""
         form = _READS.get(self.fn)
         return -1 if form is None else form(self.params, state)
+
+    def sees(self) -> Callable[[Any], Any] | None:
+        """For a loop step: the function through which alone it looks at a card (the
+        user's predicate), or None when it looks at the card itself."""
+        form = _SEES.get(self.fn)
+        return None if form is None else form(self.params)
 
     def counted(self, state: Any) -> Spec[Any] | None:
         """The loop ``loop(state, self).map(len)`` written to count, when this step has one."""
@@ -194,9 +200,14 @@ def draw_until(predicate: Callable[[C], bool], limit: int | None = None) -> Spec
 _COUNTED[_until_step] = _until_counted
 
 #: The loop steps that read a fixed number of cards whatever they are (see
-#: :data:`drawdsl.spec.READS_TYPES`): how many they still read from a state.
+#: :data:`drawdsl.spec.STEP_TYPES`): how many they still read from a state.
 _READS: dict[Callable[..., Any], Callable[[Any, Any], int]] = {}
-READS_TYPES.add(_Step)
+#: The loop steps that look at a card only through ``bool(params[0](card))`` (the
+#: user's predicate), never keeping the card: what the predicate gives is all they see.
+_SEES: dict[Callable[..., Any], Callable[[Any], Callable[[Any], Any]]] = {
+    _until_count_step: lambda params: params[0],
+}
+STEP_TYPES.add(_Step)
 
 
 def _count_step(params: tuple[Any, int], state: tuple[int, int], card: Any) -> Any:
@@ -225,6 +236,7 @@ def draw_count(predicate: Callable[[C], bool], n: int) -> Spec[int]:
 
 
 _READS[_count_step] = lambda params, state: params[1] - state[0]
+_SEES[_count_step] = lambda params: params[0]
 
 
 def _many_step(params: tuple[int], state: tuple[Any, ...], card: Any) -> Any:

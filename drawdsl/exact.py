@@ -42,7 +42,7 @@ from drawdsl.frames import FRAME_KEYS
 from drawdsl.keys import strict_key
 from drawdsl.reductions import CardIndex, StateGraph, head_support, normal, prove_lumping, prove_symmetry
 from drawdsl.sources import Weighted
-from drawdsl.spec import Spec, _Any, _Done, _Draw, _LoopK, _spec_or_raise, reads_rest, whnf
+from drawdsl.spec import STEP_TYPES, Spec, _Any, _Done, _Draw, _LoopK, _spec_or_raise, reads_rest, whnf
 
 __all__ = ["chances", "chance", "DEFAULT_MAX_STATES", "DEFAULT_MAX_DRAWS"]
 
@@ -456,6 +456,21 @@ def _check_class(
     raise _Split(list(groups.values()))
 
 
+def _views_agree(sees: Callable[[Any], Any], members: tuple[Any, ...], current: list[Any]) -> bool:
+    """Whether ``sees`` (a combinator step's predicate) gives every card of the class a
+    strictly equal value: then the step cannot tell them apart at any state."""
+    current[0] = members[0]
+    try:
+        key = strict_key(sees(members[0]))
+        for card in members[1:]:
+            current[0] = card
+            if strict_key(sees(card)) != key:
+                return False
+    except TypeError:
+        return False  # an unhashable view: compare the continuations in full
+    return True
+
+
 def _loop_members_agree(k: _LoopK, members: tuple[Any, ...], current: list[Any]) -> bool:
     """The quick form of :func:`_check_class` for a loop step: True when the step gives
     every card of the class the same next state (by strict key, as the merging of
@@ -769,12 +784,8 @@ def _evaluate_deck(
         k = parent.draw.k
         current[0] = cards[drawn]
         child, extra = normal(_spec_or_raise(k(cards[drawn]), k, "the continuation"), avail)
-        if members is not None and members[drawn] is not None and (parent.draw, drawn) not in agreed:
-            if type(k) is _LoopK and _loop_members_agree(k, members[drawn], current):  # type: ignore[arg-type]
-                # The same next state for every card, whatever the deck: never asked again.
-                agreed.add((parent.draw, drawn))
-            else:
-                _check_class(k, members[drawn], child, extra, avail, current)  # type: ignore[arg-type]
+        if members is not None and members[drawn] is not None:
+            _check_members(parent.draw, drawn, members[drawn], child, extra, avail)  # type: ignore[arg-type]
         t = type(child)
         if t is _Draw:
             if reads_rest(child):
@@ -793,6 +804,32 @@ def _evaluate_deck(
             return None, _DONE, child.value  # type: ignore[attr-defined]
         return None, _FAILS, None
 
+    # What is known to hold whatever the deck: (loop head, class) pairs whose cards
+    # all lead to the same state, and (step, class) pairs whose cards a combinator's
+    # step sees alike (its predicate gives them strictly equal values).
+    agreed: set[tuple[Any, int]] = set()
+
+    def _check_members(
+        head: _Draw[Any], drawn: int, group: tuple[Any, ...], child: Spec[Any], extra: int, avail: int
+    ) -> None:
+        """Check that every card of the lumped class ``group`` continues like its first."""
+        k = head.k
+        if type(k) is _LoopK:
+            step = k.step
+            sees = step.sees() if type(step) in STEP_TYPES else None  # type: ignore[attr-defined]
+            if sees is not None:
+                if (step, drawn) in agreed:
+                    return
+                if _views_agree(sees, group, current):
+                    agreed.add((step, drawn))
+                    return
+            if (head, drawn) in agreed:
+                return
+            if _loop_members_agree(k, group, current):
+                agreed.add((head, drawn))
+                return
+        _check_class(k, group, child, extra, avail, current)
+
     limit = max_states if escalate_at is None else min(max_states, escalate_at)
 
     def over(live: int, depth: int) -> NoReturn:
@@ -804,8 +841,6 @@ def _evaluate_deck(
     depth = 0
     drawn = -1
     current: list[Any] = [None]  # the card whose continuation is being asked
-    # (loop head, class) pairs whose cards were all shown to lead to the same state.
-    agreed: set[tuple[_Draw[Any], int]] = set()
     try:
         end, fails = outcomes.at(0)
         first, anys = normal(spec, n)

@@ -699,17 +699,20 @@ class _Loop(Spec[Any]):
         return f"loop({self.state!r}, {_describe(self.step)})"
 
     def _expand(self, avail: float) -> Spec[Any]:
-        if type(self.step) in READS_TYPES and self.step.reads(self.state) > avail:  # type: ignore[attr-defined]
+        if type(self.step) in STEP_TYPES and self.step.reads(self.state) > avail:  # type: ignore[attr-defined]
             # It reads every card it needs whatever they are, and fewer are left: it
             # can only read the rest and fail, which one merged state does at once.
             return READ_REST
         return _Draw(_LoopK(self.state, self.step), ("loop", self))
 
 
-#: The loop step types (the combinators' ``_Step``) that can say, for a state, exactly
-#: how many more cards their loop reads before it finishes, whatever the cards are
-#: (``step.reads(state)``, or -1 when it depends on the cards).
-READS_TYPES: set[type] = set()
+#: The loop step types (the combinators' ``_Step``) that can tell about themselves:
+#: ``step.reads(state)``, exactly how many more cards their loop reads before it
+#: finishes whatever the cards are (-1 when that depends on the cards); and
+#: ``step.sees()``, the user function through which alone the step looks at a card
+#: (None when it looks at the card itself), so that cards it maps to strictly equal
+#: values are the same card to it at every state.
+STEP_TYPES: set[type] = set()
 
 
 def _read_rest(state: None, card: Card) -> None:
