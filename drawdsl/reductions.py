@@ -24,8 +24,10 @@ Two reductions make natural specs fast without the user's help:
 
 The renaming of a spec (:func:`rename_spec`) changes cards only where it can see
 them: in loop states and finished values, through tuples and frozensets, matched by
-:func:`~drawdsl.keys.strict_key`.  Everything else (functions, generators, strings,
-dataclasses) is left as it is.  That is always safe: the checks compare what the
+:func:`~drawdsl.keys.strict_key`; and in ``@generate`` specs, whose suspended state
+is renamed by replaying the generator on the renamed cards sent into it (so what it
+derives from them, a rank or a dict of ranks, follows).  Everything else (functions,
+strings, dataclasses) is left as it is.  That is always safe: the checks compare what the
 spec really does, so a card hidden where the renaming cannot see it makes a check
 fail, and the symmetry is not used.
 
@@ -39,6 +41,7 @@ fail, and the symmetry is not used.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -52,7 +55,10 @@ from drawdsl.spec import (
     _Cont,
     _Done,
     _Draw,
+    _Frames,
+    _Gen,
     _Loop,
+    _Resume,
     _spec_or_raise,
     whnf,
 )
@@ -148,15 +154,69 @@ def rename_spec(spec: Spec[Any], index: CardIndex, perm: Sequence[int]) -> Spec[
             if key[0] == "loop":
                 return rename_spec(key[1], index, perm)
             if key[0] == "cont":
-                return _Cont(rename_spec(key[1], index, perm), key[2])
+                return _Cont(rename_spec(key[1], index, perm), _rename_frames(key[2], index, perm))
         return spec
     if t is _Cont:
-        return _Cont(rename_spec(spec.spec, index, perm), spec.frames)  # type: ignore[attr-defined]
+        return _Cont(
+            rename_spec(spec.spec, index, perm), _rename_frames(spec.frames, index, perm)  # type: ignore[attr-defined]
+        )
     if t is _Bind:
         return _Bind(rename_spec(spec.m, index, perm), spec.f)  # type: ignore[attr-defined]
     if t is _Any:
         return _Any(rename_spec(spec.next, index, perm))  # type: ignore[attr-defined]
     return spec
+
+
+def _rename_frames(frames: _Frames, index: CardIndex, perm: Sequence[int]) -> _Frames:
+    """``frames`` with each suspended generator renamed (see :func:`_rename_resume`);
+    other continuations are kept as they are."""
+    items: list[Any] = []
+    node: _Frames | None = frames
+    changed = False
+    while node is not None:
+        f = node.f
+        if type(f) is _Resume:
+            new = _rename_resume(f, index, perm)
+            changed = changed or new is not f
+            f = new
+        items.append(f)
+        node = node.rest
+    if not changed:
+        return frames
+    stack: _Frames | None = None
+    for f in reversed(items):
+        stack = _Frames(f, stack)
+    return stack  # type: ignore[return-value]
+
+
+def _rename_resume(resume: _Resume, index: CardIndex, perm: Sequence[int]) -> _Resume:
+    """A suspended generator renamed: the same function fed the renamed values.
+
+    A generator's state cannot be edited, but it is made by replaying what was sent
+    into it, so its renaming is the state reached by replaying the renamed history.
+    Whatever the generator derives from a card (its rank, a dict keyed by ranks)
+    follows.  As for every renaming here, the proof's checks decide whether the spec
+    really cannot see it.
+    """
+    gen = resume.gen_spec
+    history = index.rename(gen.history, perm)
+    if strict_key(history) == strict_key(gen.history):
+        return resume
+    expanded = _Gen(gen.func, gen.args, gen.kwargs, history)._expand(math.inf)
+    if type(expanded) is not _Bind or type(expanded.f) is not _Resume:  # type: ignore[attr-defined]
+        raise _CannotRename(gen.history)  # the replay finished: not a suspended state
+    return expanded.f  # type: ignore[attr-defined,no-any-return]
+
+
+def _frames_support(frames: _Frames, index: CardIndex) -> set[int]:
+    """The cards a renaming of ``frames`` can move: those sent into its generators."""
+    found: set[int] = set()
+    node: _Frames | None = frames
+    while node is not None:
+        if type(node.f) is _Resume:
+            found |= index.support(node.f.gen_spec.history)
+        node = node.rest
+    return found
 
 
 def head_support(head: Spec[Any], index: CardIndex) -> set[int]:
@@ -169,11 +229,13 @@ def head_support(head: Spec[Any], index: CardIndex) -> set[int]:
         return index.support(head.value)  # type: ignore[attr-defined]
     if t is _Draw:
         key = head.key  # type: ignore[attr-defined]
-        if type(key) is tuple and key and key[0] in ("loop", "cont"):
+        if type(key) is tuple and key and key[0] == "loop":
             return head_support(key[1], index)
+        if type(key) is tuple and key and key[0] == "cont":
+            return head_support(key[1], index) | _frames_support(key[2], index)
         return set()
     if t is _Cont:
-        return head_support(head.spec, index)  # type: ignore[attr-defined]
+        return head_support(head.spec, index) | _frames_support(head.frames, index)  # type: ignore[attr-defined]
     if t is _Bind:
         return head_support(head.m, index)  # type: ignore[attr-defined]
     if t is _Any:
