@@ -29,6 +29,7 @@ from games.penney.cards import (
     play_cards,
     simulate_cards,
 )
+from games.penney.free import FreeReply, best_replies_with_free
 from games.penney.memo import memo_loop
 from games.penney.patterns import Automaton, all_patterns, check_alphabet, check_patterns, source
 from games.penney.race import Odds, Races, length_distribution, odds, odds_text, race_spec, timed_race_spec
@@ -54,6 +55,8 @@ __all__ = [
     "best_replies",
     "best_reply_table",
     "second_player_edge",
+    "FreeReply",
+    "best_replies_with_free",
     "Matchup",
     "pair_table",
     "write_csv",

@@ -52,7 +52,7 @@ class Correlations:
     (6, 2)
     """
 
-    __slots__ = ("alphabet", "_weights", "_total", "_tails", "_powers")
+    __slots__ = ("alphabet", "_weights", "_total", "_tails", "_powers", "_pairs")
 
     def __init__(self, alphabet: str = "HT", weights: Weights = None) -> None:
         self.alphabet = check_alphabet(alphabet)
@@ -62,6 +62,7 @@ class Correlations:
         self._total = sum(self._weights.values())
         self._tails: dict[str, tuple[int, ...]] = {}
         self._powers = [1]
+        self._pairs: dict[tuple[str, str], int] = {}  # searches race the same patterns again and again
 
     def _tail_weights(self, y: str) -> tuple[int, ...]:
         """``w(y[k:])`` for k = 0 .. len(y) (the last is 1)."""
@@ -85,11 +86,15 @@ class Correlations:
 
     def correlation(self, x: str, y: str) -> int:
         """``w(y) * (x:y)``: the sum of ``W^k * w(y[k:])`` over the overlaps ``k`` (x's last k = y's first k)."""
+        found = self._pairs.get((x, y))
+        if found is not None:
+            return found
         tails = self._tail_weights(y)
         total = 0
         for k in range(1, min(len(x), len(y)) + 1):
             if x.endswith(y[:k]):
                 total += self._power(k) * tails[k]
+        self._pairs[(x, y)] = total
         return total
 
     def cross_correlations(self, patterns: Sequence[str]) -> dict[str, dict[str, int]]:
