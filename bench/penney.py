@@ -337,7 +337,8 @@ def coin_row(workers: int, repeats: int, lengths: tuple[int, ...] = (6, 8)) -> N
         same = all(peer[(r.first, r.second)] == r.second_wins for r in rows) and len(peer) == len(rows)
         print(f"  length {n}, {pairs} pairs:")
         print(f"    drawdsl  pair_table (correlations)  {ours * 1e3:9.1f} ms  (cpu {ours_cpu * 1e3:.1f} ms)")
-        print(f"    Conway's formula, Fractions         {conway * 1e3:9.1f} ms  (cpu {conway_cpu * 1e3:.1f} ms; "
+        print(f"    Conway's formula, Fractions         {conway * 1e3:9.1f} ms  "
+              f"(cpu {conway_cpu * 1e3:.1f} ms; "
               f"{'the same fractions' if same else 'DIFFERENT fractions'})")
         print(f"    ratio drawdsl / Conway: {ours / conway:.2f}x (cpu {ours_cpu / conway_cpu:.2f}x)")
         if n <= 6:
@@ -361,7 +362,8 @@ def coin_row(workers: int, repeats: int, lengths: tuple[int, ...] = (6, 8)) -> N
         worst = max(abs(float(chance[pair]) - p) for pair, p in approx.items())
         print(f"    numpy    matrix power, floats       {float_seconds * 1e3:9.1f} ms  (cpu "
               f"{float_cpu * 1e3:.1f} ms; unordered pairs; largest difference {worst:.1e})")
-        print(f"    ratio drawdsl / matrix power: {ours / float_seconds:.2f}x (cpu {ours_cpu / float_cpu:.2f}x)")
+        print(f"    ratio drawdsl / matrix power: {ours / float_seconds:.2f}x "
+              f"(cpu {ours_cpu / float_cpu:.2f}x)")
 
 
 def three_player_row(repeats: int, alphabet: str = "012", length: int = 3) -> None:
@@ -379,8 +381,10 @@ def three_player_row(repeats: int, alphabet: str = "012", length: int = 3) -> No
     print(f"    drawdsl  correlations, exact        {seconds * 1e3:9.1f} ms  (cpu {cpu * 1e3:.1f} ms)")
     sample = games[:: max(1, len(games) // 40)]
     automaton = [penney.odds(*g, alphabet=alphabet, method="automaton") for g in sample]
-    same = all(tuple(o.wins.values()) == exact[games.index(g)] for g, o in zip(sample, automaton, strict=True))
-    print(f"    (the automaton route on {len(sample)} of them: {'the same' if same else 'DIFFERENT'} fractions)")
+    same = all(tuple(o.wins.values()) == exact[games.index(g)]
+               for g, o in zip(sample, automaton, strict=True))
+    print(f"    (the automaton route on {len(sample)} of them: "
+          f"{'the same' if same else 'DIFFERENT'} fractions)")
     try:
         import numpy  # noqa: F401
     except ImportError:
@@ -389,8 +393,10 @@ def three_player_row(repeats: int, alphabet: str = "012", length: int = 3) -> No
     approx, float_seconds, float_cpu = best_of(
         repeats, lambda: [matrix_power_race(g, alphabet, 1024) for g in games]
     )
-    worst = max(abs(float(q) - f) for e, a in zip(exact, approx, strict=True) for q, f in zip(e, a, strict=True))
-    print(f"    numpy    matrix power 1024, floats  {float_seconds * 1e3:9.1f} ms  (cpu {float_cpu * 1e3:.1f} ms; "
+    worst = max(abs(float(q) - f)
+                for e, a in zip(exact, approx, strict=True) for q, f in zip(e, a, strict=True))
+    print(f"    numpy    matrix power 1024, floats  {float_seconds * 1e3:9.1f} ms  "
+          f"(cpu {float_cpu * 1e3:.1f} ms; "
           f"largest difference {worst:.1e})")
     print(f"    ratio drawdsl / matrix power: {seconds / float_seconds:.2f}x (cpu {cpu / float_cpu:.2f}x)")
 

@@ -14,7 +14,12 @@ from games import penney
 
 
 def by_search(
-    given: tuple[str, ...], players: int, others: str, length: int, alphabet: str, weights: list[int] | None = None
+    given: tuple[str, ...],
+    players: int,
+    others: str,
+    length: int,
+    alphabet: str,
+    weights: list[int] | None = None,
 ) -> tuple[Fraction, dict[str, list[tuple[str, ...]]]]:
     """Every candidate, every choice of the free players (in every order), raced on the automaton."""
     words = [w for w in penney.all_patterns(length, alphabet) if w not in given]
@@ -24,7 +29,8 @@ def by_search(
     for candidate in words:
         results: dict[tuple[str, ...], Fraction] = {}
         for choice in itertools.permutations([w for w in words if w != candidate], free):
-            race = penney.odds(*given, *choice, candidate, alphabet=alphabet, weights=weights, method="automaton")
+            race = penney.odds(*given, *choice, candidate, alphabet=alphabet, weights=weights,
+                               method="automaton")
             results[tuple(sorted(choice))] = race.wins[candidate]
         pick = min if others == "worst" else max
         score[candidate] = pick(results.values())

@@ -85,7 +85,7 @@ class Correlations:
         return self._tail_weights(y)[0]
 
     def correlation(self, x: str, y: str) -> int:
-        """``w(y) * (x:y)``: the sum of ``W^k * w(y[k:])`` over the overlaps ``k`` (x's last k = y's first k)."""
+        """``w(y) * (x:y)``: the sum of ``W^k * w(y[k:])`` over the overlaps ``k`` (x ends as y starts)."""
         found = self._pairs.get((x, y))
         if found is not None:
             return found
@@ -124,14 +124,14 @@ class Correlations:
         return result
 
     def solve(self, patterns: Sequence[str]) -> tuple[tuple[Fraction, ...], Fraction]:
-        """Each pattern's chance of appearing first and the expected length (patterns checked by the caller)."""
+        """Each pattern's chance of appearing first, and the expected length (patterns already checked)."""
         live = [i for i, p in enumerate(patterns) if not any(q != p and q in p for q in patterns)]
         chances = [Fraction(0)] * len(patterns)
         if len(live) == 1:
             (only,) = live
             chances[only] = Fraction(1)
-            y = patterns[only]
-            return tuple(chances), Fraction(self.correlation(y, y), self.weight(y))
+            alone = patterns[only]
+            return tuple(chances), Fraction(self.correlation(alone, alone), self.weight(alone))
         if len(live) == 2:
             i, j = live
             a, b = patterns[i], patterns[j]

@@ -1,4 +1,4 @@
-"""Best replies when some players are still free to choose: the worst case (max-min) or the best case (max-max).
+"""Best replies when some players choose after us: at our worst case (max-min) or best case (max-max).
 
 Some players have named their patterns; we choose next; the remaining players
 choose after us, freely.  Against the worst case, each of our candidates is scored by
@@ -79,7 +79,7 @@ def free_races(given: int, players: int, length: int, alphabet: str = "HT") -> i
     >>> free_races(1, 3, 3, "012")
     650
     """
-    words = len(alphabet) ** length
+    words: int = len(alphabet) ** length
     free = players - given - 1
     return (words - given) * math.comb(max(0, words - given - 1), free)
 
