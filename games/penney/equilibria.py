@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy
-from sympy.solvers.simplex import linprog
 
 from drawdsl import InvalidArgument
 from games.penney.correlation import Correlations, pair_chances
@@ -225,6 +224,8 @@ def payoff_matrix(
 
 def _optimal_mix(payoff: tuple[tuple[Fraction, ...], ...]) -> tuple[Fraction, list[Fraction]]:
     """max over mixes x of min over columns of x . payoff[:, j], by sympy's exact simplex."""
+    from sympy.solvers.simplex import linprog  # sympy's exact LP (rational pivots)
+
     n, k = len(payoff), len(payoff[0])
     # Variables x_1..x_n >= 0 and v (free); minimise -v subject to v - sum_i x_i payoff[i][j] <= 0.
     rational = [[sympy.Rational(p.numerator, p.denominator) for p in row] for row in payoff]
