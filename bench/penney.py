@@ -20,11 +20,18 @@ exact card-by-card evaluation must keep apart: the distinct (cards left of each
 colour, distribution of the final result) pairs over the deals not yet decided, from
 a backward count of deals.
 
-Row 2, every pair of coin patterns of length 6 (4032 ordered pairs): drawdsl's
-exact table (:func:`games.penney.pair_table`, each race solved once up to H<->T)
-against the transition-matrix-power method in floats (NumPy: the automaton's
-transition matrix raised to the 4096th power, one matrix per unordered pair).
-The ratio and the largest difference between the two are reported.
+Row 2, every ordered pair of coin patterns of length 6 (4,032) and 8 (65,280):
+drawdsl's exact table (:func:`games.penney.pair_table`, from the patterns'
+correlations) and its dict form (:func:`games.penney.pair_chances`) against Conway's
+leading-number formula in Fractions, written as its experts would (each leading number
+once, in integers, one Fraction per ordered pair); at length 6 also drawdsl's
+automaton route (the draw program under ``chances``) and the transition-matrix power
+in floats (NumPy: the automaton's matrix to the 4096th power, one per unordered pair).
+
+Row 3, every three-player race of length-3 patterns over ``012`` (2,925 races): the
+correlation route, exact, against the Markov-chain notebook's float matrix power (the
+automaton's transition matrix to the 1024th power per race; the largest difference
+from the exact values is reported).  Rows 2 and 3 keep the best of ``--repeats`` runs.
 
 icepool and NumPy are optional: a missing one skips its reference column.
 """
@@ -48,6 +55,7 @@ from games.penney.cards import (
     _solve_by_program,  # the draw program's odds, the engine's reference
     card_step,  # the same loop step, to give icepool the same states
 )
+from games.penney.correlation import pair_chances
 from games.penney.patterns import Automaton
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "penney.md"
@@ -341,6 +349,11 @@ def coin_row(workers: int, repeats: int, lengths: tuple[int, ...] = (6, 8)) -> N
               f"(cpu {conway_cpu * 1e3:.1f} ms; "
               f"{'the same fractions' if same else 'DIFFERENT fractions'})")
         print(f"    ratio drawdsl / Conway: {ours / conway:.2f}x (cpu {ours_cpu / conway_cpu:.2f}x)")
+        bare, seconds, cpu = best_of(repeats, lambda w=words: pair_chances(w))  # type: ignore[misc]
+        print(f"    drawdsl  pair_chances (a dict, as Conway's) {seconds * 1e3:9.1f} ms  "
+              f"(cpu {cpu * 1e3:.1f} ms; "
+              f"{'the same fractions' if bare == peer else 'DIFFERENT fractions'}; "
+              f"{seconds / conway:.2f}x Conway, cpu {cpu / conway_cpu:.2f}x)")
         if n <= 6:
             old, automaton, automaton_cpu = timed(lambda n=n: penney.pair_table(n, method="automaton"))  # type: ignore[misc]
             print(f"    drawdsl  automaton route (chances)  {automaton * 1e3:9.1f} ms  (cpu "

@@ -35,7 +35,7 @@ from fractions import Fraction
 from drawdsl import InvalidArgument
 from games.penney.patterns import Weights, check_alphabet, check_patterns, source
 
-__all__ = ["Correlations", "race_odds", "pair_chances"]
+__all__ = ["Correlations", "race_odds", "pair_chances", "pair_matrix"]
 
 
 class Correlations:
@@ -219,17 +219,35 @@ def pair_chances(
         raise InvalidArgument(
             "pair_chances needs two or more patterns of one length; use race_odds for other races"
         )
-    table = Correlations(alphabet, weights)
-    cross = table.cross_correlations(pats)
-    weight = {p: table.weight(p) for p in pats}
     result: dict[tuple[str, str], Fraction] = {}
-    for i, a in enumerate(pats):
-        row_a, wa = cross[a], weight[a]
+    for a, row in zip(pats, pair_matrix(pats, Correlations(alphabet, weights)), strict=True):
+        for b, p in zip(pats, row, strict=True):
+            if p is not None:
+                result[(a, b)] = p
+    return result
+
+
+def pair_matrix(patterns: Sequence[str], table: Correlations) -> list[list[Fraction | None]]:
+    """``[i][j]``: the chance that ``patterns[j]`` appears before ``patterns[i]`` (None when i == j),
+    for distinct checked patterns of one length, each unordered pair solved once.
+
+    >>> pair_matrix(["HH", "TH"], Correlations("HT"))
+    [[None, Fraction(3, 4)], [Fraction(1, 4), None]]
+    """
+    cross = table.cross_correlations(patterns)
+    weight = [table.weight(p) for p in patterns]
+    rows = [cross[p] for p in patterns]
+    n = len(patterns)
+    result: list[list[Fraction | None]] = [[None] * n for _ in range(n)]
+    for i, a in enumerate(patterns):
+        row_a, wa = rows[i], weight[i]
         aa = row_a[a]
-        for b in pats[i + 1:]:
-            row_b, wb = cross[b], weight[b]
+        out_a = result[i]
+        for j in range(i + 1, n):
+            b = patterns[j]
+            row_b, wb = rows[j], weight[j]
             x = row_b[b] * wa - row_b.get(a, 0) * wb  # a's odds
             y = aa * wb - row_a.get(b, 0) * wa  # b's odds
-            result[(a, b)] = Fraction(y, x + y)
-            result[(b, a)] = Fraction(x, x + y)
+            out_a[j] = Fraction(y, x + y)
+            result[j][i] = Fraction(x, x + y)
     return result

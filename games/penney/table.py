@@ -25,7 +25,7 @@ from typing import IO
 
 from drawdsl.files import atomic_text
 from drawdsl.html import latex_fraction, table
-from games.penney.correlation import pair_chances
+from games.penney.correlation import pair_matrix
 from games.penney.patterns import Weights, all_patterns
 from games.penney.race import Races
 
@@ -115,11 +115,9 @@ def pair_table(
     patterns = all_patterns(length, races.alphabet)
     rows = Matchups()
     if races.method == "correlation":
-        chance = pair_chances(patterns, races.alphabet, weights) if len(patterns) > 1 else {}
-        for first in patterns:
-            for second in patterns:
-                if first != second:
-                    rows.append(Matchup(first, second, chance[(first, second)]))
+        matrix = pair_matrix(patterns, races.correlations)
+        for first, row in zip(patterns, matrix, strict=True):
+            rows.extend(Matchup(first, second, p) for second, p in zip(patterns, row, strict=True) if p is not None)
         return rows
     races.solve_all(itertools.combinations(patterns, 2), executor)
     for first in patterns:
