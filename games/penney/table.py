@@ -117,7 +117,8 @@ def pair_table(
     if races.method == "correlation":
         matrix = pair_matrix(patterns, races.correlations)
         for first, row in zip(patterns, matrix, strict=True):
-            rows.extend(Matchup(first, second, p) for second, p in zip(patterns, row, strict=True) if p is not None)
+            pairs = zip(patterns, row, strict=True)
+            rows.extend(Matchup(first, second, p) for second, p in pairs if p is not None)
         return rows
     races.solve_all(itertools.combinations(patterns, 2), executor)
     for first in patterns:
