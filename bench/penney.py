@@ -20,11 +20,18 @@ exact card-by-card evaluation must keep apart: the distinct (cards left of each
 colour, distribution of the final result) pairs over the deals not yet decided, from
 a backward count of deals.
 
-Row 2, every pair of coin patterns of length 6 (4032 ordered pairs): drawdsl's
-exact table (:func:`games.penney.pair_table`, each race solved once up to H<->T)
-against the transition-matrix-power method in floats (NumPy: the automaton's
-transition matrix raised to the 4096th power, one matrix per unordered pair).
-The ratio and the largest difference between the two are reported.
+Row 2, every ordered pair of coin patterns of length 6 (4,032) and 8 (65,280):
+drawdsl's exact table (:func:`games.penney.pair_table`, from the patterns'
+correlations) and its dict form (:func:`games.penney.pair_chances`) against Conway's
+leading-number formula in Fractions, written as its experts would (each leading number
+once, in integers, one Fraction per ordered pair); at length 6 also drawdsl's
+automaton route (the draw program under ``chances``) and the transition-matrix power
+in floats (NumPy: the automaton's matrix to the 4096th power, one per unordered pair).
+
+Row 3, every three-player race of length-3 patterns over ``012`` (2,925 races): the
+correlation route, exact, against the Markov-chain notebook's float matrix power (the
+automaton's transition matrix to the 1024th power per race; the largest difference
+from the exact values is reported).  Rows 2 and 3 keep the best of ``--repeats`` runs.
 
 icepool and NumPy are optional: a missing one skips its reference column.
 """
@@ -48,6 +55,7 @@ from games.penney.cards import (
     _solve_by_program,  # the draw program's odds, the engine's reference
     card_step,  # the same loop step, to give icepool the same states
 )
+from games.penney.correlation import pair_chances
 from games.penney.patterns import Automaton
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "penney.md"
@@ -272,55 +280,138 @@ def card_row(sample: int | None, workers: int, floor: bool) -> None:
 
 def matrix_power_odds(a: str, b: str, power: int = 4096) -> float:
     """P(b appears before a) in floats: the automaton's transition matrix to a large power."""
+    return matrix_power_race((a, b), "HT", power)[1]
+
+
+def matrix_power_race(patterns: tuple[str, ...], alphabet: str, power: int = 4096) -> list[float]:
+    """Each pattern's chance of appearing first, in floats, as the Markov-chain notebook computes
+    it: the automaton's transition matrix (fair symbols) raised to a large power."""
     import numpy as np
 
-    machine = Automaton((a, b), "HT")
+    machine = Automaton(patterns, alphabet)
     states = list(machine.states)
     index = {s: i for i, s in enumerate(states)}
-    n = len(states)
-    matrix = np.zeros((n + 2, n + 2))
+    n, m = len(states), len(patterns)
+    share = 1.0 / len(alphabet)
+    matrix = np.zeros((n + m, n + m))
     for s in states:
-        for symbol in "HT":
+        for symbol in alphabet:
             to = machine.move(s, symbol)
             j = n + to if isinstance(to, int) else index[to]
-            matrix[index[s], j] += 0.5
-    matrix[n, n] = matrix[n + 1, n + 1] = 1.0
+            matrix[index[s], j] += share
+    for k in range(m):
+        matrix[n + k, n + k] = 1.0
     limit = np.linalg.matrix_power(matrix, power)
-    return float(limit[index[""], n + 1])
+    return [float(limit[index[""], n + k]) for k in range(m)]
 
 
-def coin_row(workers: int) -> None:
-    print("Row 2: every ordered pair of coin patterns of length 6 (4032 pairs)")
-    rows, exact_seconds, exact_cpu = timed(lambda: penney.pair_table(6))
-    print(f"  drawdsl  exact fractions      {exact_seconds:8.2f} s  (cpu {exact_cpu:.2f} s; "
-          "1024 races solved, one per shape)")
-    if workers > 1:
-        from concurrent.futures import ProcessPoolExecutor
+def leading_number(x: str, y: str) -> int:
+    """Conway's leading number x:y on a fair coin: the sum of 2^k over the overlaps k."""
+    total = 0
+    for k in range(1, min(len(x), len(y)) + 1):
+        if x[-k:] == y[:k]:
+            total += 1 << k
+    return total
 
-        def in_parallel() -> list[Any]:
-            with ProcessPoolExecutor(workers) as pool:
-                return penney.pair_table(6, executor=pool)
 
-        same, parallel, _ = timed(in_parallel)
-        print(f"  drawdsl  exact fractions      {parallel:8.2f} s  with {workers} worker processes"
-              f"{'' if same == rows else ' (DIFFERENT rows)'}")
+def conway_table(words: list[str]) -> dict[tuple[str, str], Fraction]:
+    """P(b appears before a) for every ordered pair, by Conway's formula in Fractions, written
+    as its experts would: each leading number once (integers), one Fraction per ordered pair."""
+    lead = {(x, y): leading_number(x, y) for x in words for y in words}
+    out = {}
+    for a in words:
+        aa = lead[a, a]
+        for b in words:
+            if a != b:
+                x = lead[b, b] - lead[b, a]
+                y = aa - lead[a, b]
+                out[(a, b)] = Fraction(y, x + y)
+    return out
+
+
+def best_of(repeats: int, f: Callable[[], Any]) -> tuple[Any, float, float]:
+    """``timed(f)`` ``repeats`` times: the last result and the best wall-clock and CPU times."""
+    runs = [timed(f) for _ in range(repeats)]
+    return runs[-1][0], min(r[1] for r in runs), min(r[2] for r in runs)
+
+
+def coin_row(workers: int, repeats: int, lengths: tuple[int, ...] = (6, 8)) -> None:
+    print("Row 2: every ordered pair of coin patterns of one length (exact unless said)")
+    for n in lengths:
+        words = penney.all_patterns(n)
+        pairs = len(words) * (len(words) - 1)
+        rows, ours, ours_cpu = best_of(repeats, lambda n=n: penney.pair_table(n))  # type: ignore[misc]
+        peer, conway, conway_cpu = best_of(repeats, lambda w=words: conway_table(w))  # type: ignore[misc]
+        same = all(peer[(r.first, r.second)] == r.second_wins for r in rows) and len(peer) == len(rows)
+        print(f"  length {n}, {pairs} pairs:")
+        print(f"    drawdsl  pair_table (correlations)  {ours * 1e3:9.1f} ms  (cpu {ours_cpu * 1e3:.1f} ms)")
+        print(f"    Conway's formula, Fractions         {conway * 1e3:9.1f} ms  "
+              f"(cpu {conway_cpu * 1e3:.1f} ms; "
+              f"{'the same fractions' if same else 'DIFFERENT fractions'})")
+        print(f"    ratio drawdsl / Conway: {ours / conway:.2f}x (cpu {ours_cpu / conway_cpu:.2f}x)")
+        bare, seconds, cpu = best_of(repeats, lambda w=words: pair_chances(w))  # type: ignore[misc]
+        print(f"    drawdsl  pair_chances (a dict, as Conway's) {seconds * 1e3:9.1f} ms  "
+              f"(cpu {cpu * 1e3:.1f} ms; "
+              f"{'the same fractions' if bare == peer else 'DIFFERENT fractions'}; "
+              f"{seconds / conway:.2f}x Conway, cpu {cpu / conway_cpu:.2f}x)")
+        if n <= 6:
+            old, automaton, automaton_cpu = timed(lambda n=n: penney.pair_table(n, method="automaton"))  # type: ignore[misc]
+            print(f"    drawdsl  automaton route (chances)  {automaton * 1e3:9.1f} ms  (cpu "
+                  f"{automaton_cpu * 1e3:.1f} ms; {'the same rows' if old == rows else 'DIFFERENT rows'}; "
+                  f"{automaton / ours:.0f}x the correlation route)")
+        try:
+            import numpy  # noqa: F401
+        except ImportError:
+            print("    numpy    not installed (float reference skipped)")
+            continue
+        if n > 6:
+            continue
+
+        def floats(w: list[str] = words) -> dict[tuple[str, str], float]:
+            return {(a, b): matrix_power_odds(a, b) for a, b in itertools.combinations(w, 2)}
+
+        approx, float_seconds, float_cpu = timed(floats)
+        chance = {(r.first, r.second): r.second_wins for r in rows}
+        worst = max(abs(float(chance[pair]) - p) for pair, p in approx.items())
+        print(f"    numpy    matrix power, floats       {float_seconds * 1e3:9.1f} ms  (cpu "
+              f"{float_cpu * 1e3:.1f} ms; unordered pairs; largest difference {worst:.1e})")
+        print(f"    ratio drawdsl / matrix power: {ours / float_seconds:.2f}x "
+              f"(cpu {ours_cpu / float_cpu:.2f}x)")
+
+
+def three_player_row(repeats: int, alphabet: str = "012", length: int = 3) -> None:
+    words = penney.all_patterns(length, alphabet)
+    games = list(itertools.combinations(words, 3))
+    print(f"Row 3: every three-player race of length-{length} patterns over {alphabet!r} "
+          f"({len(games)} races)")
+    from games.penney.correlation import Correlations
+
+    def ours() -> list[tuple[Fraction, ...]]:
+        table = Correlations(alphabet)
+        return [table.solve(g)[0] for g in games]
+
+    exact, seconds, cpu = best_of(repeats, ours)
+    print(f"    drawdsl  correlations, exact        {seconds * 1e3:9.1f} ms  (cpu {cpu * 1e3:.1f} ms)")
+    sample = games[:: max(1, len(games) // 40)]
+    automaton = [penney.odds(*g, alphabet=alphabet, method="automaton") for g in sample]
+    same = all(tuple(o.wins.values()) == exact[games.index(g)]
+               for g, o in zip(sample, automaton, strict=True))
+    print(f"    (the automaton route on {len(sample)} of them: "
+          f"{'the same' if same else 'DIFFERENT'} fractions)")
     try:
         import numpy  # noqa: F401
     except ImportError:
-        print("  numpy    not installed (reference skipped)")
+        print("    numpy    not installed (float reference skipped)")
         return
-    words = penney.all_patterns(6)
-
-    def floats() -> dict[tuple[str, str], float]:
-        return {(a, b): matrix_power_odds(a, b) for a, b in itertools.combinations(words, 2)}
-
-    approx, float_seconds, float_cpu = timed(floats)
-    chance = {(r.first, r.second): r.second_wins for r in rows}
-    worst = max(abs(float(chance[pair]) - p) for pair, p in approx.items())
-    print(f"  numpy    matrix power, floats {float_seconds:8.2f} s  (cpu {float_cpu:.2f} s; 2016 unordered "
-          f"pairs; largest difference from the exact value {worst:.1e})")
-    print(f"  ratio drawdsl / matrix power: {exact_seconds / float_seconds:.1f}x "
-          f"(cpu {exact_cpu / float_cpu:.1f}x)")
+    approx, float_seconds, float_cpu = best_of(
+        repeats, lambda: [matrix_power_race(g, alphabet, 1024) for g in games]
+    )
+    worst = max(abs(float(q) - f)
+                for e, a in zip(exact, approx, strict=True) for q, f in zip(e, a, strict=True))
+    print(f"    numpy    matrix power 1024, floats  {float_seconds * 1e3:9.1f} ms  "
+          f"(cpu {float_cpu * 1e3:.1f} ms; "
+          f"largest difference {worst:.1e})")
+    print(f"    ratio drawdsl / matrix power: {seconds / float_seconds:.2f}x (cpu {cpu / float_cpu:.2f}x)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -330,12 +421,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--floor", action="store_true",
                         help="also count the states visited against the fewest possible (a few minutes)")
     parser.add_argument("--workers", type=int, default=2, help="also time the card table on N processes")
-    parser.add_argument("--skip-cards", action="store_true", help="only the coin row")
+    parser.add_argument("--skip-cards", action="store_true", help="only the coin and die rows")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each fast row, best kept (default 3)")
     args = parser.parse_args(argv)
     print(f"python {sys.version.split()[0]}")
     if not args.skip_cards:
         card_row(args.sample, args.workers, args.floor)
-    coin_row(args.workers)
+    coin_row(args.workers, args.repeats)
+    three_player_row(args.repeats)
     return 0
 
 

@@ -15,6 +15,7 @@ from drawdsl.cli.common import approx, bounded_int, fraction_text, output_file
 MAX_PATTERN_SYMBOLS = 1_000  # all the patterns of one race together
 MAX_ALPHABET = 1_000
 MAX_CANDIDATES = 2_048  # replies ``penney best`` races (2 ** 11)
+MAX_FREE_RACES = 200_000  # races ``penney best --players`` solves (seconds each 30,000)
 MAX_PAIRS = 5_000  # ordered pairs in ``penney table`` (length 6 over HT: 4,032)
 MAX_CARDS = 1_000  # red or black cards
 MAX_CARD_WORK = 300_000  # ``penney cards``: deck shapes x trick counts (26 + 26, 3 players: 236,196)
@@ -118,6 +119,8 @@ def _best(args: argparse.Namespace) -> int:
             f"there are {candidates:,} replies of length {length} over {args.alphabet!r}, over the "
             f"command's {MAX_CANDIDATES:,}; ask for a shorter --length or a smaller --alphabet"
         )
+    if args.players is not None and args.players != len(args.patterns) + 1:
+        return _best_with_free(args, length)
     reply = penney.best_replies(
         *args.patterns, length=args.length, alphabet=args.alphabet, weights=_weights(args.weights)
     )
@@ -133,6 +136,48 @@ def _best(args: argparse.Namespace) -> int:
     print(f"best reply to {against}: {', '.join(reply.patterns)}")
     p = reply.probability
     print(f"  wins {fraction_text(p)} ~ {float(p):.6f}  (odds {reply.odds})")
+    return 0
+
+
+def _best_with_free(args: argparse.Namespace, length: int) -> int:
+    from games import penney
+    from games.penney.free import free_races
+
+    if args.players < len(args.patterns) + 1:
+        raise ValueError(
+            f"--players {args.players} leaves no place for the reply: {len(args.patterns)} pattern(s) "
+            f"are given; ask for --players {len(args.patterns) + 1} or more"
+        )
+    races = free_races(len(args.patterns), args.players, length, args.alphabet)
+    if races > MAX_FREE_RACES:
+        raise ValueError(
+            f"{args.players} players with {length}-symbol patterns over {args.alphabet!r} need {races:,} "
+            f"races, over the command's {MAX_FREE_RACES:,}; give more patterns or ask for fewer --players"
+        )
+    reply = penney.best_replies_with_free(
+        *args.patterns, players=args.players, others=args.others, length=length,
+        alphabet=args.alphabet, weights=_weights(args.weights),
+    )
+    if args.json:
+        print(json.dumps({
+            "given": list(args.patterns),
+            "players": args.players,
+            "others": args.others,
+            "best": list(reply.patterns),
+            "probability": fraction_text(reply.probability),
+            "odds": reply.odds,
+            "answers": {p: [list(choice) for choice in reply.others[p]] for p in reply.patterns},
+        }, indent=2))
+        return 0
+    free = args.players - len(args.patterns) - 1
+    case = "the worst case for the reply" if args.others == "worst" else "the best case for the reply"
+    print(f"best reply to {', '.join(args.patterns)} with {free} free player{'s' * (free != 1)} "
+          f"({case}): {', '.join(reply.patterns)}")
+    p = reply.probability
+    print(f"  wins {fraction_text(p)} ~ {float(p):.6f}  (odds {reply.odds})")
+    for pattern in reply.patterns:
+        choices = " | ".join(", ".join(choice) for choice in reply.others[pattern])
+        print(f"  {pattern}: the free players' choices reaching it: {choices}")
     return 0
 
 
@@ -250,10 +295,16 @@ def add_commands(sub: Any) -> None:
         "best",
         help="the best reply to the given patterns and its chance of winning",
         description="Every pattern of the given length that gives the best chance against the patterns.",
-        epilog="examples: drawdsl penney best HHH | drawdsl penney best HTH HHT --length 3 --json",
+        epilog="examples: drawdsl penney best HHH | drawdsl penney best HTH HHT --length 3 --json | "
+               "drawdsl penney best 012 --players 3 --alphabet 012 --others worst",
     )
     best.add_argument("patterns", nargs="+", metavar="PAT", help="the opponents' patterns")
     best.add_argument("--length", type=_LENGTH, help="the reply's length (default: the first pattern's)")
+    best.add_argument("--players", type=bounded_int(2, 64, "races of that many players are out of reach"),
+                      help="players in all; those not given choose freely after the reply")
+    best.add_argument("--others", choices=("worst", "best"), default="worst",
+                      help="the free players choose at the reply's worst case (max-min, the default) "
+                           "or at its best case (max-max)")
     add_source(best)
     best.set_defaults(run=_best)
 

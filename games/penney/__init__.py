@@ -29,9 +29,22 @@ from games.penney.cards import (
     play_cards,
     simulate_cards,
 )
+from games.penney.correlation import Correlations, pair_chances, race_odds
+from games.penney.equilibria import Equilibria, ZeroSum, payoff_matrix, pure_equilibria, zero_sum
+from games.penney.free import FreeReply, best_replies_with_free
+from games.penney.markov import Chain, markov_chain
 from games.penney.memo import memo_loop
 from games.penney.patterns import Automaton, all_patterns, check_alphabet, check_patterns, source
-from games.penney.race import Odds, Races, length_distribution, odds, odds_text, race_spec, timed_race_spec
+from games.penney.race import (
+    METHODS,
+    Odds,
+    Races,
+    length_distribution,
+    odds,
+    odds_text,
+    race_spec,
+    timed_race_spec,
+)
 from games.penney.table import Matchup, best_reply_cycles, best_reply_graph, pair_table, write_csv
 
 __all__ = [
@@ -49,11 +62,26 @@ __all__ = [
     "Races",
     "length_distribution",
     "odds_text",
+    "METHODS",
+    # correlations and the Markov-chain view
+    "Correlations",
+    "race_odds",
+    "pair_chances",
+    "Chain",
+    "markov_chain",
+    # equilibria
+    "Equilibria",
+    "pure_equilibria",
+    "ZeroSum",
+    "zero_sum",
+    "payoff_matrix",
     # best replies and tables
     "Reply",
     "best_replies",
     "best_reply_table",
     "second_player_edge",
+    "FreeReply",
+    "best_replies_with_free",
     "Matchup",
     "pair_table",
     "write_csv",

@@ -4,7 +4,10 @@ The race is a :func:`~drawdsl.loop` whose state is the automaton state of
 :class:`~games.penney.patterns.Automaton`, run on a with-replacement source.  Its
 state graph is cyclic, so :func:`~drawdsl.chances` solves it as an absorbing Markov
 chain: the win probabilities are exact fractions, and the distribution's
-``expected_draws`` is the exact expected number of flips.
+``expected_draws`` is the exact expected number of flips.  That draw program is the
+definition and the reference; :func:`odds` answers by default from the patterns'
+correlations (:mod:`games.penney.correlation`), an m x m system instead of the
+automaton's, and the tests compare the two exactly.
 
 >>> odds("HHH", "THH")
 Odds({'HHH': 1/8, 'THH': 7/8}, expected_length=7)
@@ -25,9 +28,11 @@ from typing import Any
 
 from drawdsl import Distribution, InvalidArgument, Spec, Weighted, chances, done, fail, loop
 from drawdsl.html import table, text
+from games.penney.correlation import Correlations
 from games.penney.patterns import Automaton, Weights, check_alphabet, check_patterns, source
 
 __all__ = [
+    "METHODS",
     "Odds",
     "Races",
     "race_spec",
@@ -36,6 +41,24 @@ __all__ = [
     "length_distribution",
     "odds_text",
 ]
+
+
+#: How a race is solved: from the patterns' correlations (fast), or the draw program
+#: over the automaton under :func:`~drawdsl.chances` (the reference).
+METHODS = ("correlation", "automaton")
+
+
+def check_method(method: str) -> str:
+    """``method`` if it is one of :data:`METHODS`.
+
+    >>> check_method("automata")
+    Traceback (most recent call last):
+    ...
+    drawdsl.errors.InvalidArgument: method 'automata' is not one of 'correlation', 'automaton'
+    """
+    if method not in METHODS:
+        raise InvalidArgument(f"method {method!r} is not one of {', '.join(map(repr, METHODS))}")
+    return method
 
 
 class _RaceStep:
@@ -151,22 +174,26 @@ class Odds:
 
 
 class Races:
-    """Races over one alphabet and weighting, each solved once up to a renaming.
+    """Races over one alphabet and weighting; on the automaton route, each solved once up to a renaming.
 
     Renaming equally weighted symbols (H <-> T on a fair coin) or reordering the
-    players does not change a race, so results are remembered under a canonical
-    form: a table or a best-reply search solves each race shape only once.
+    players does not change a race, so the automaton route remembers results under a
+    canonical form: a table or a best-reply search solves each race shape only once.
+    The correlation route (the default) solves a race faster than it finds its
+    canonical form, so it solves every race it is asked.
 
-    >>> races = Races("HT")
+    >>> races = Races("HT", method="automaton")
     >>> races.odds(("HHT", "THH")).wins, races.odds(("TTH", "HTT")).wins
     ({'HHT': Fraction(1, 4), 'THH': Fraction(3, 4)}, {'TTH': Fraction(1, 4), 'HTT': Fraction(3, 4)})
     >>> races.solved
     1
     """
 
-    def __init__(self, alphabet: str = "HT", weights: Weights = None) -> None:
+    def __init__(self, alphabet: str = "HT", weights: Weights = None, method: str = "correlation") -> None:
         self.alphabet = check_alphabet(alphabet)
+        self.method = check_method(method)
         self.source: Weighted[str] = source(self.alphabet, weights)
+        self.correlations = Correlations(self.alphabet, weights)
         classes: dict[int, list[str]] = {}
         for symbol in self.alphabet:
             classes.setdefault(self.source.weight(symbol), []).append(symbol)
@@ -205,11 +232,13 @@ class Races:
     def solve_all(self, races: Iterable[Sequence[str]], executor: Executor | None = None) -> None:
         """Solve every race not solved yet, each shape once (through ``executor`` when given).
 
-        >>> races = Races("HT")
+        >>> races = Races("HT", method="automaton")
         >>> races.solve_all([("HH", "HT"), ("TT", "TH"), ("HT", "TH")])
         >>> races.solved
         2
         """
+        if self.method == "correlation":
+            return  # each race is solved when asked: cheaper than looking it up
         forms = {self._canonical(check_patterns(p, self.alphabet))[0] for p in races}
         todo = sorted(forms - set(self._memo))
         n = len(todo)
@@ -225,6 +254,10 @@ class Races:
     def odds(self, patterns: Sequence[str]) -> Odds:
         """The exact odds of a race between ``patterns`` (checked; at least two)."""
         pats = check_patterns(patterns, self.alphabet)
+        if self.method == "correlation":
+            self.solved += 1
+            chances_, expected = self.correlations.solve(pats)
+            return Odds(dict(zip(pats, chances_, strict=True)), expected)
         form, order = self._canonical(pats)
         found = self._memo.get(form)
         if found is None:
@@ -245,18 +278,19 @@ def _solve(
     return tuple(dist[p] for p in form), dist.expected_draws or Fraction(0)
 
 
-def odds(*patterns: str, alphabet: str = "HT", weights: Weights = None) -> Odds:
+def odds(*patterns: str, alphabet: str = "HT", weights: Weights = None, method: str = "correlation") -> Odds:
     """The exact chance that each pattern appears first, and the exact expected number of flips.
 
     A pattern that contains another one never wins (probability 0): the inner pattern
-    appears no later.  Naming a pattern twice is an error.
+    appears no later.  Naming a pattern twice is an error.  ``method="automaton"``
+    evaluates the draw program instead of the correlation system (same answers, slower).
 
     >>> odds("HTH", "HHT", "TTH")
     Odds({'HTH': 3/16, 'HHT': 3/8, 'TTH': 7/16}, expected_length=17/4)
     >>> odds("1", "23", alphabet="123")
     Odds({'1': 3/4, '23': 1/4}, expected_length=9/4)
     """
-    return Races(alphabet, weights).odds(patterns)
+    return Races(alphabet, weights, method).odds(patterns)
 
 
 def length_distribution(

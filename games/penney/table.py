@@ -25,6 +25,7 @@ from typing import IO
 
 from drawdsl.files import atomic_text
 from drawdsl.html import latex_fraction, table
+from games.penney.correlation import pair_matrix
 from games.penney.patterns import Weights, all_patterns
 from games.penney.race import Races
 
@@ -93,21 +94,33 @@ def _matchups_html(rows: Sequence[Matchup]) -> str:
 
 
 def pair_table(
-    length: int, alphabet: str = "HT", weights: Weights = None, executor: Executor | None = None
+    length: int,
+    alphabet: str = "HT",
+    weights: Weights = None,
+    executor: Executor | None = None,
+    method: str = "correlation",
 ) -> Matchups:
     """Every ordered pair of distinct patterns of ``length`` symbols, with exact odds.
 
-    Rows are sorted by first pattern, then second.  Each unordered pair (up to renaming
-    equally likely symbols) is raced once; pass an ``executor`` (such as a
-    ``concurrent.futures.ProcessPoolExecutor``) to race them in parallel.
+    Rows are sorted by first pattern, then second.  Each unordered pair is solved once
+    by Conway's formula in integers (:func:`~games.penney.correlation.pair_chances`).
+    With ``method="automaton"`` each pair (up to renaming equally likely symbols) is
+    raced as a draw program instead; pass an ``executor`` (such as a
+    ``concurrent.futures.ProcessPoolExecutor``) to race those in parallel.
 
     >>> [row for row in pair_table(2) if row.first == "HH"]
     [Matchup('HH', 'HT', 1/2), Matchup('HH', 'TH', 3/4), Matchup('HH', 'TT', 1/2)]
     """
-    races = Races(alphabet, weights)
+    races = Races(alphabet, weights, method)
     patterns = all_patterns(length, races.alphabet)
-    races.solve_all(itertools.combinations(patterns, 2), executor)
     rows = Matchups()
+    if races.method == "correlation":
+        matrix = pair_matrix(patterns, races.correlations)
+        for first, row in zip(patterns, matrix, strict=True):
+            pairs = zip(patterns, row, strict=True)
+            rows.extend(Matchup(first, second, p) for second, p in pairs if p is not None)
+        return rows
+    races.solve_all(itertools.combinations(patterns, 2), executor)
     for first in patterns:
         for second in patterns:
             if first != second:
