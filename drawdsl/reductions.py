@@ -441,11 +441,14 @@ def prove_symmetry(
                 for y, entry in enumerate(row):
                     want = renamed(entry, g) if len(entry) == 3 else entry
                     if image_row[perm[y]] != want:
+                        card, other = index.cards[y], index.cards[perm[y]]
+                        what = (
+                            f"drawing {other!r} instead of {card!r} does"
+                            if perm[y] != y
+                            else f"after a renaming of other cards, drawing {card!r} does"
+                        )
                         return SymmetryProof(
-                            False,
-                            f"drawing {index.cards[perm[y]]!r} instead of {index.cards[y]!r} does "
-                            "more than rename the cards (the spec tells them apart)",
-                            len(rows),
+                            False, f"{what} more than rename the cards (the spec tells them apart)", len(rows)
                         )
     except _OverBudget:
         return SymmetryProof(
