@@ -320,11 +320,19 @@ def _diagnosis(live: int, heads: list[Any], lumped: int, distinct: int, symmetri
         if lumped < distinct else f"the spec tells all {distinct} distinct cards apart"
     )
     sym = "" if symmetric else " and renaming cards is not shown to be invisible to it"
-    return (
-        f"only {len(heads):,} different specs: the decks left keep them apart ({told}{sym}); "
-        "read only the aspect the question needs (card.rank rather than the card), or pass a "
-        "larger max_states"
-    )
+    if lumped < distinct and not symmetric:
+        fix = (
+            "if the question treats those kinds alike (it only asks whether two are equal), "
+            "draw from a deck of their names (deck.map(lambda card: f'r{card.rank}')) and keep "
+            "the drawn name in the state: the renaming sees cards, not numbers made from them "
+            "(see explain()); or pass a larger max_states"
+        )
+    else:
+        fix = (
+            "read only the aspect the question needs (card.rank rather than the card), "
+            "or pass a larger max_states"
+        )
+    return f"only {len(heads):,} different specs: the decks left keep them apart ({told}{sym}); {fix}"
 
 
 #: States sampled to estimate the next draw's frontier (see :func:`_refuse_early`).

@@ -238,3 +238,16 @@ def test_a_class_agreed_at_one_head_is_still_checked_at_the_next() -> None:
     spec = loop(0, _late_split)
     deck = Cards("aabbcc")
     assert chances(spec, deck) == brute_force(spec, deck) == chances(spec, deck, lump=False)
+
+
+def _no_adjacent_rank(state: tuple[int, Any], card: Any) -> Any:
+    left, previous = state
+    if card.rank == previous:
+        return fail()
+    return done(True) if left == 1 else (left - 1, card.rank)
+
+
+def test_a_rank_kept_as_a_number_is_told_to_become_a_name() -> None:
+    """The renaming cannot see a rank kept as an int: the limit's message says what it can see."""
+    with pytest.raises(StateLimitExceeded, match=r"deck of their names .*the renaming sees cards"):
+        chances(loop((52, None), _no_adjacent_rank), standard_deck(), max_states=2_000)
