@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from adversarial import gen_keeps, gen_named, gen_ordered
 from eager import eager_proofs
 from hypothesis import given
 from hypothesis import strategies as st
@@ -240,27 +241,6 @@ def distinct_run(n: int) -> Any:
     return n
 
 
-@generate
-def higher_first() -> Any:
-    first = yield draw()
-    second = yield draw()
-    return second > first
-
-
-@generate
-def against_named(name: str) -> Any:
-    first = yield draw()
-    second = yield draw()
-    return first == name and second != first
-
-
-@generate
-def keeps_the_card() -> Any:
-    first = yield draw()
-    second = yield draw()
-    return first if second == first else None
-
-
 @pytest.mark.parametrize("deck", [Cards("aabbcc"), Cards({"a": 1, "b": 2, "c": 3}), Cards("abcd")],
                          ids=["pairs", "123", "distinct"])
 def test_a_generator_that_only_compares_cards_is_proven_symmetric(deck: Cards[str]) -> None:
@@ -269,7 +249,7 @@ def test_a_generator_that_only_compares_cards_is_proven_symmetric(deck: Cards[st
     assert reduced(spec, deck) == chances(spec, deck, merge=False) == brute_force(spec, deck)
 
 
-@pytest.mark.parametrize("spec", [higher_first(), against_named("a"), keeps_the_card()],
+@pytest.mark.parametrize("spec", [gen_ordered(), gen_named("a"), gen_keeps()],
                          ids=["order", "named-card", "finishes-with-a-card"])
 @pytest.mark.parametrize("deck", [Cards("aabbcc"), Cards({"a": 1, "b": 2, "c": 3})], ids=["pairs", "123"])
 def test_adversarial_generators_are_refused_and_answered_exactly(spec: Spec[Any], deck: Cards[str]) -> None:
