@@ -510,19 +510,23 @@ class _Cont(Spec[Any]):
     def __init__(self, spec: Spec[Any], frames: _Frames) -> None:
         self.spec = spec
         self.frames = frames
-        self._hash = hash(("cont", spec, frames))
+        # Hashed on demand: most are unwrapped by whnf at once and never hashed (hashing
+        # a generator spec means a strict key of its whole history).
+        self._hash: int | None = None
 
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
         return (
             type(other) is _Cont
-            and self._hash == other._hash
+            and hash(self) == hash(other)
             and self.spec == other.spec
             and self.frames == other.frames
         )
 
     def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(("cont", self.spec, self.frames))
         return self._hash
 
 
@@ -852,6 +856,9 @@ def keyed(key: Hashable, make: Callable[[], Spec[V]]) -> Spec[V]:
 # --------------------------------------------------------------------------- generator syntax
 
 
+_UNKEYED = object()
+
+
 class _Gen(Spec[Any]):
     """A generator-syntax spec, resumed by replaying the values sent so far."""
 
@@ -872,20 +879,27 @@ class _Gen(Spec[Any]):
         # A one-element box holding the generator already positioned at ``history``
         # (handed over once, then replay takes over).
         self.live = live
-        self._key = _key_or_none((func, args, kwargs, history))
-        self._hash = hash(self._key) if self._key is not None else id(self)
+        # The strict key of the whole history, made on demand: resuming a generator
+        # never needs it, only comparing two generator specs does.
+        self._key: Any = _UNKEYED
+        self._hash = 0
+
+    def _keyed(self) -> Any:
+        if self._key is _UNKEYED:
+            self._key = _key_or_none((self.func, self.args, self.kwargs, self.history))
+            self._hash = hash(self._key) if self._key is not None else id(self)
+        return self._key
 
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
-        return (
-            type(other) is _Gen
-            and self._key is not None
-            and self._hash == other._hash
-            and self._key == other._key
-        )
+        if type(other) is not _Gen:
+            return False
+        key = self._keyed()
+        return key is not None and hash(self) == hash(other) and key == other._keyed()
 
     def __hash__(self) -> int:
+        self._keyed()
         return self._hash
 
     def __repr__(self) -> str:
