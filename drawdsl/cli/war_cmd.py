@@ -319,7 +319,8 @@ def _add_full_game_commands(war_sub: Any) -> None:
                      help=f"processes (default 1, at most {MAX_WORKERS})")
     sim.add_argument("--csv", type=output_file, metavar="FILE", help="write the per-game table as CSV")
     sim.add_argument("--plot", type=output_file, metavar="FILE", help="save plots (needs matplotlib)")
-    sim.add_argument("--engine", choices=("fast", "reference"), default="fast", help=argparse.SUPPRESS)
+    sim.add_argument("--engine", choices=("fast", "compiled", "numpy", "reference"), default="fast",
+                     help="fast: compiled (numba) if installed, else numpy; all give the same table")
     sim.add_argument("--progress", action="store_true", help="show a progress bar (tqdm)")
     sim.add_argument("--json", action="store_true", help="print a JSON object")
     _add_rule_options(sim)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -67,7 +67,7 @@ def _njit() -> Callable[[F], F]:
         return _identity
     import numba
 
-    return numba.njit(cache=True, nogil=True)  # type: ignore[no-any-return]
+    return cast("Callable[[F], F]", numba.njit(cache=True, nogil=True))
 
 
 _jit = _njit()
@@ -205,7 +205,7 @@ def _battle(work: Any, ia: int, ib: int, ha: int, la: int, hb: int, lb: int, fac
 def _same(work: Any, x: int, hx: int, y: int, hy: int, count: int) -> bool:
     """Do the rings in rows ``x`` (from ``hx``) and ``y`` (from ``hy``) hold the same ``count`` cards?"""
     mask = work.shape[1] - 1
-    for i in range(count):
+    for i in range(count):  # noqa: SIM110 (a plain loop compiles; all() over a generator may not)
         if work[x, (hx + i) & mask] != work[y, (hy + i) & mask]:
             return False
     return True
@@ -224,7 +224,7 @@ def _save(work: Any, ia: int, ha: int, la: int, hb: int, lb: int, ic: int) -> No
 @_jit
 def _deal(deal: Any, work: Any, ia: int) -> int:
     """Deal the cards into rows ``ia`` (A: even positions) and ``ia + 1``; returns the hand size."""
-    half = deal.shape[0] // 2
+    half: int = deal.shape[0] // 2
     for i in range(half):
         work[ia, i] = deal[2 * i]
         work[ia + 1, i] = deal[2 * i + 1]
