@@ -49,8 +49,9 @@ def reference(deals: np.ndarray, rules: Rules, top: int, trace: bool) -> list[tu
     return out
 
 
-def compiled(deals: np.ndarray, rules: Rules, top: int, trace: bool, jit: bool) -> list[tuple[Any, ...]]:
-    rec = play_deals(deals, rules, top=top, trace=trace, jit=jit)
+def compiled(deals: np.ndarray, rules: Rules, top: int, trace: bool, jit: bool,
+             watch_from: int | None = None) -> list[tuple[Any, ...]]:
+    rec = play_deals(deals, rules, top=top, trace=trace, jit=jit, watch_from=watch_from)
     traces = [tuple(t.tolist()) for t in rec.traces] if rec.traces is not None else [None] * len(deals)
     columns = (rec.winner.tolist(), rec.battles.tolist(), rec.plays.tolist(), rec.wars.tolist(), traces)
     return [(OUTCOMES[w], b, p, wr, t) for w, b, p, wr, t in zip(*columns, strict=True)]
@@ -58,13 +59,14 @@ def compiled(deals: np.ndarray, rules: Rules, top: int, trace: bool, jit: bool) 
 
 @settings(max_examples=30, deadline=None)
 @given(rule_sets(), st.sampled_from([(2, 2), (3, 2), (4, 2), (3, 4), (5, 2)]), st.integers(0, 2**32 - 1),
-       st.booleans())
+       st.booleans(), st.sampled_from([None, 0, 1, 13]))
 def test_small_decks_equal_the_reference_engine(rules: Rules, shape: tuple[int, int], seed: int,
-                                                trace: bool) -> None:
+                                                trace: bool, watch_from: int | None) -> None:
     ranks, suits = shape
     deals, _ = deal_block(seed, 0, ranks, suits)
     deals = deals[:25]
-    assert compiled(deals, rules, ranks + 1, trace, jit=False) == reference(deals, rules, ranks + 1, trace)
+    assert (compiled(deals, rules, ranks + 1, trace, jit=False, watch_from=watch_from)
+            == reference(deals, rules, ranks + 1, trace))
 
 
 def test_endless_games_report_the_first_repeat() -> None:
@@ -74,7 +76,9 @@ def test_endless_games_report_the_first_repeat() -> None:
     deal = np.array([[5, 2, 3, 3, 4, 5, 2, 4]])
     for rules in (Rules(), Rules(max_battles=9), Rules(max_battles=8),
                   Rules(detect_cycles=False, max_battles=1001), Rules(gather="as_played", max_battles=50)):
-        assert compiled(deal, rules, 5, False, jit=False) == reference(deal, rules, 5, False), rules
+        for watch_from in (0, 3, 30, None):
+            assert (compiled(deal, rules, 5, False, jit=False, watch_from=watch_from)
+                    == reference(deal, rules, 5, False)), (rules, watch_from)
     assert compiled(deal, Rules(), 5, False, jit=False)[0][:2] == ("cycle", 9)
     assert compiled(deal, Rules(max_battles=8), 5, False, jit=False)[0][:2] == ("capped", 8)
 
@@ -116,11 +120,13 @@ def test_full_deck_presets_equal_the_reference_engine(name: str) -> None:
 
 @needs_numba
 @settings(max_examples=15, deadline=None)
-@given(rule_sets(), st.integers(0, 2**32 - 1))
-def test_full_deck_rule_sets_equal_the_reference_engine(rules: Rules, seed: int) -> None:
+@given(rule_sets(), st.integers(0, 2**32 - 1), st.sampled_from([None, 0, 100]))
+def test_full_deck_rule_sets_equal_the_reference_engine(rules: Rules, seed: int,
+                                                       watch_from: int | None) -> None:
     deals, _ = deal_block(seed, 0)
     deals = deals[:40]
-    assert compiled(deals, rules, 14, False, jit=True) == reference(deals, rules, 14, False)
+    assert (compiled(deals, rules, 14, False, jit=True, watch_from=watch_from)
+            == reference(deals, rules, 14, False))
 
 
 @needs_numba
