@@ -6,8 +6,8 @@ is a ring buffer (a power of two long, so an index is a mask), a battle is
 way: then the period from where the game stands and the first repeat from the deal
 (tortoise and hare).  Only the reference engine's Brent search for a repeat is
 different: it starts at battle ``watch_from`` (by default 20 battles per card) instead
-of at the deal, because watching costs a fifth of the time of a battle and most games
-end before.  The record does not depend on when a repeat is noticed: an endless game
+of at the deal, because watching every battle took a fifth of the run time (measured)
+and most games end before.  The record does not depend on when a repeat is noticed: an endless game
 repeats forever, and what is reported (the first repeat, or the cap) is computed from
 the deal.  So every record equals the reference engine's, for every deterministic rule
 set: the tests check it game by game, with and without numba, for several ``watch_from``.

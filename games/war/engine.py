@@ -99,7 +99,8 @@ def _beats(x: Any, y: Any, deuce: bool, top: int, na: int, nb: int) -> int:
 
 
 def battle(
-    a: Pile, b: Pile, rules: Rules, top: int, rng: random.Random | None = None
+    a: Pile, b: Pile, rules: Rules, top: int, rng: random.Random | None = None,
+    turns: list[str] | None = None,
 ) -> tuple[str, int, int]:
     """Play one battle on the two piles (changed in place).
 
@@ -108,7 +109,8 @@ def battle(
     the game in the middle of a war (a short war under ``"lose"``, ``"last_card"`` or
     ``"available"``).  ``plays`` counts the pairs of cards turned, face down included;
     ``wars`` the war rounds.  ``top`` is the highest rank (the ace); ``rng`` shuffles
-    the won cards under ``gather="shuffled"``.
+    the won cards under ``gather="shuffled"``.  ``turns``, when given, gets the result
+    of every comparison of face-up cards (a *turn*): ``"A"``, ``"B"`` or ``"tie"``.
 
     >>> a, b = deque([7, 3, 9, 5]), deque([7, 4, 2, 6])
     >>> battle(a, b, Rules(), top=14)  # 7 = 7: war, 3 and 4 face down, 9 beats 2
@@ -131,6 +133,8 @@ def battle(
     while True:
         deuce = deuce_rule == "always" or (deuce_rule == "battles" and not in_war)
         c = _beats(fa, fb, deuce, top, na, nb)
+        if turns is not None:
+            turns.append("A" if c > 0 else "B" if c < 0 else "tie")
         if c:
             winner = "A" if c > 0 else "B"
             break
