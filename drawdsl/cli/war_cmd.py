@@ -171,7 +171,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
     rules = _rules(args)
     start = time.perf_counter()
-    options: dict[str, Any] = dict(ranks=args.ranks, suits=args.suits, trace=args.plot is not None,
+    options: dict[str, Any] = dict(ranks=args.ranks, suits=args.suits,
+                                   trace=args.plot is not None or args.trace_csv is not None,
                                    engine=args.engine, progress=args.progress)
     if args.workers > 1:
         pool = ProcessPoolExecutor(max_workers=args.workers, initializer=_quiet_worker)
@@ -187,6 +188,10 @@ def _simulate(args: argparse.Namespace) -> int:
     speed = args.games / elapsed if elapsed > 0 else float("inf")
     if args.csv:
         table.to_csv(args.csv)
+    if args.trace_csv:
+        from games.war.replay import write_long_csv
+
+        write_long_csv(table.traces or [], args.trace_csv)
     if args.plot:
         from games.war.plot import save_report
 
@@ -318,8 +323,11 @@ def _add_full_game_commands(war_sub: Any) -> None:
     sim.add_argument("--workers", type=bounded_int(1, MAX_WORKERS), default=1,
                      help=f"processes (default 1, at most {MAX_WORKERS})")
     sim.add_argument("--csv", type=output_file, metavar="FILE", help="write the per-game table as CSV")
+    sim.add_argument("--trace-csv", type=output_file, metavar="FILE",
+                     help="write A's pile size after every battle, one row per battle (long format)")
     sim.add_argument("--plot", type=output_file, metavar="FILE", help="save plots (needs matplotlib)")
-    sim.add_argument("--engine", choices=("fast", "reference"), default="fast", help=argparse.SUPPRESS)
+    sim.add_argument("--engine", choices=("fast", "compiled", "numpy", "reference"), default="fast",
+                     help="fast: compiled (numba) if installed, else numpy; all give the same table")
     sim.add_argument("--progress", action="store_true", help="show a progress bar (tqdm)")
     sim.add_argument("--json", action="store_true", help="print a JSON object")
     _add_rule_options(sim)
@@ -356,3 +364,7 @@ def _add_full_game_commands(war_sub: Any) -> None:
     find.add_argument("--json", action="store_true", help="print a JSON object")
     _add_rule_options(find)
     find.set_defaults(run=_search)
+
+    from games.war.replay import add_replay_command
+
+    add_replay_command(war_sub, _add_rule_options, _rules)

@@ -99,7 +99,8 @@ def _beats(x: Any, y: Any, deuce: bool, top: int, na: int, nb: int) -> int:
 
 
 def battle(
-    a: Pile, b: Pile, rules: Rules, top: int, rng: random.Random | None = None
+    a: Pile, b: Pile, rules: Rules, top: int, rng: random.Random | None = None,
+    turns: list[str] | None = None,
 ) -> tuple[str, int, int]:
     """Play one battle on the two piles (changed in place).
 
@@ -108,7 +109,8 @@ def battle(
     the game in the middle of a war (a short war under ``"lose"``, ``"last_card"`` or
     ``"available"``).  ``plays`` counts the pairs of cards turned, face down included;
     ``wars`` the war rounds.  ``top`` is the highest rank (the ace); ``rng`` shuffles
-    the won cards under ``gather="shuffled"``.
+    the won cards under ``gather="shuffled"``.  ``turns``, when given, gets the result
+    of every comparison of face-up cards (a *turn*): ``"A"``, ``"B"`` or ``"tie"``.
 
     >>> a, b = deque([7, 3, 9, 5]), deque([7, 4, 2, 6])
     >>> battle(a, b, Rules(), top=14)  # 7 = 7: war, 3 and 4 face down, 9 beats 2
@@ -131,6 +133,8 @@ def battle(
     while True:
         deuce = deuce_rule == "always" or (deuce_rule == "battles" and not in_war)
         c = _beats(fa, fb, deuce, top, na, nb)
+        if turns is not None:
+            turns.append("A" if c > 0 else "B" if c < 0 else "tie")
         if c:
             winner = "A" if c > 0 else "B"
             break
@@ -203,7 +207,8 @@ class Game:
     repeated.  ``plays``: pairs of cards turned, face down included.  ``wars``: war
     rounds.  ``trace``: A's pile size after every battle (when asked for).  ``log``:
     for every battle, who took the cards (``"A"``/``"B"``, or the game's end) and
-    how many war rounds it had (when asked for).
+    how many war rounds it had (when asked for).  ``hands``: both piles (tops first)
+    before the first battle and after every battle (when asked for).
     """
 
     winner: str
@@ -212,6 +217,7 @@ class Game:
     wars: int
     trace: tuple[int, ...] | None = None
     log: tuple[tuple[str, int], ...] | None = None
+    hands: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] | None = None
 
 
 def _end(a: Pile, b: Pile) -> str | None:
@@ -234,6 +240,7 @@ def _run(
     trace: list[int] | None = None,
     log: list[tuple[str, int]] | None = None,
     stop_at: int | None = None,
+    hands: list[tuple[tuple[int, ...], tuple[int, ...]]] | None = None,
 ) -> tuple[str, int, int, int]:
     """Play on from the piles; returns ``(winner, battles, plays, wars)``.
 
@@ -251,7 +258,7 @@ def _run(
     detect = rules.detect_cycles and stop_at is None
     cap = rules.max_battles
     jump = (not rules.detect_cycles and cap is not None and rules.deterministic and stop_at is None
-            and trace is None and log is None)
+            and trace is None and log is None and hands is None)
     watch = detect or jump
     saved_a: Pile = a.copy() if watch else deque()
     saved_b: Pile = b.copy() if watch else deque()
@@ -273,6 +280,8 @@ def _run(
             trace.append(len(a))
         if log is not None:
             log.append((result, w))
+        if hands is not None:
+            hands.append((tuple(a), tuple(b)))
         if len(result) > 1:  # the battle ended the game ("A wins", "B wins", "tie")
             return result[0] if result != "tie" else "tie", battles, plays, wars
         if watch:
@@ -348,12 +357,18 @@ def play_game(
     top: int | None = None,
     trace: bool = False,
     log: bool = False,
+    hands: bool = False,
 ) -> Game:
     """Play a whole game from the two hands (tops first): a function of the deal, the
     rules and, for shuffled returns only, the seed.
 
     ``top`` is the ace's rank (default: the highest card dealt).  ``trace=True``
-    records A's pile size after every battle; ``log=True`` who took each battle.
+    records A's pile size after every battle; ``log=True`` who took each battle;
+    ``hands=True`` both whole piles, at the start and after every battle.
+
+    >>> play_game([5, 9], [7, 3], hands=True).hands  # 7 beats 5, then 9 beats 3, ...
+    (((5, 9), (7, 3)), ((9,), (3, 7, 5)), ((9, 3), (7, 5)), ((3, 9, 7), (5,)), ((9, 7), (5, 3)),
+     ((7, 9, 5), (3,)), ((9, 5, 7, 3), ()))
 
     >>> play_game([14, 9], [2, 8], Rules(deuce_beats_ace="battles"), log=True).log
     (('B', 0), ('A', 0), ('A', 0), ('B', 0), ('B', 0), ('B', 0))
@@ -371,7 +386,10 @@ def play_game(
     a, b = deque(a_cards), deque(b_cards)
     trace_list: list[int] | None = [] if trace else None
     log_list: list[tuple[str, int]] | None = [] if log else None
-    winner, battles, plays, wars = _run(a, b, rules, top, rng, trace=trace_list, log=log_list)
+    start = (a_cards, b_cards)
+    hand_list: list[tuple[tuple[int, ...], tuple[int, ...]]] | None = [start] if hands else None
+    winner, battles, plays, wars = _run(a, b, rules, top, rng, trace=trace_list, log=log_list,
+                                        hands=hand_list)
     first = None
     if winner == "cycle" or (winner == "capped" and rules.detect_cycles):
         # A cycle is a position that repeats (within the cap, if there is one): find the
@@ -384,9 +402,10 @@ def play_game(
     if first is not None:
         trace_list = [] if trace else None
         log_list = [] if log else None
+        hand_list = [start] if hands else None
         a, b = deque(a_cards), deque(b_cards)
         winner, battles, plays, wars = _run(
-            a, b, rules, top, None, trace=trace_list, log=log_list, stop_at=first
+            a, b, rules, top, None, trace=trace_list, log=log_list, stop_at=first, hands=hand_list
         )
     return Game(
         winner,
@@ -395,6 +414,7 @@ def play_game(
         wars,
         tuple(trace_list) if trace_list is not None else None,
         tuple(log_list) if log_list is not None else None,
+        tuple(hand_list) if hand_list is not None else None,
     )
 
 

@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import csv
+import importlib.util
 import io
 import itertools
 import math
@@ -47,6 +48,7 @@ __all__ = [
     "Groups",
     "simulate",
     "deal_block",
+    "ENGINES",
 ]
 
 #: Games per block of deals (one seed per block).
@@ -99,10 +101,15 @@ def _play_chunk(seed: int, first: int, count: int, rules: Rules, ranks: int, sui
     seeds = np.concatenate([s for _, s in parts])[:count]
     top = ranks + 1
     out: dict[str, Any] = {}
-    if engine == "fast":
-        from games.war.batch import play_batch
+    if engine in ("compiled", "numpy"):
+        if engine == "compiled":
+            from games.war.compiled import play_deals
 
-        records = play_batch(decks, rules, top=top, trace=trace, seeds=seeds)
+            records = play_deals(decks, rules, top=top, trace=trace, seeds=seeds)
+        else:
+            from games.war.batch import play_batch
+
+            records = play_batch(decks, rules, top=top, trace=trace, seeds=seeds)
         out.update(winner=records.winner, battles=records.battles, plays=records.plays, wars=records.wars,
                    traces=records.traces)
     else:
@@ -457,6 +464,25 @@ def _rules(rules: Rules | str) -> Rules:
     return as_rules(rules, "simulate")
 
 
+#: The engines :func:`simulate` can use; all give the same table.
+ENGINES = ("fast", "compiled", "numpy", "reference")
+
+
+def _engine(engine: str) -> str:
+    """The engine that will play: ``"fast"`` is the compiled one when numba is installed,
+    else the batched NumPy one; asking for ``"compiled"`` without numba is an error that
+    names the extra."""
+    if engine not in ENGINES:
+        raise InvalidArgument(
+            f"simulate: engine must be one of {', '.join(map(repr, ENGINES))}, got {engine!r}"
+        )
+    if engine == "fast":
+        return "compiled" if importlib.util.find_spec("numba") is not None else "numpy"
+    if engine == "compiled":
+        require("numba", "numba", "simulate(engine='compiled')")
+    return engine
+
+
 def _positive(name: str, value: object, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"simulate: {name} must be an int, got {value!r}")
@@ -503,8 +529,10 @@ def simulate(
     ``rules``: a :class:`Rules` or a preset name.  ``executor``: any
     ``concurrent.futures.Executor``; the chunks of ``chunk`` games (rounded up to
     whole blocks) are its tasks, and the table is the same for any executor and
-    any ``chunk``.  ``engine``: ``"fast"`` (batched NumPy, :mod:`games.war.batch`) or
-    ``"reference"`` (:func:`~games.war.engine.play_game` game by game; same table).
+    any ``chunk``.  ``engine`` (every engine gives the same table): ``"compiled"``
+    (:mod:`games.war.compiled`, needs numba: the ``numba`` extra), ``"numpy"`` (batched
+    NumPy, :mod:`games.war.batch`), ``"reference"`` (:func:`~games.war.engine.play_game`
+    game by game), or ``"fast"``, the default: compiled when numba is installed, else NumPy.
     ``progress``: a tqdm bar (or lines on stderr without tqdm).
 
     >>> simulate(5, "rblog", seed=2).winner.tolist()
@@ -520,8 +548,7 @@ def simulate(
         raise InvalidArgument(f"simulate: {ranks} x {suits} = {ranks * suits} cards cannot be dealt evenly")
     if ranks + 1 > 120:
         raise InvalidArgument(f"simulate: ranks must be at most 119, got {ranks}")
-    if engine not in ("fast", "reference"):
-        raise InvalidArgument(f"simulate: engine must be 'fast' or 'reference', got {engine!r}")
+    engine = _engine(engine)
     size = max(BLOCK, -(-_positive("chunk", chunk) // BLOCK) * BLOCK)
     starts = list(range(0, n, size))
     report = _progress_bar(n, progress)

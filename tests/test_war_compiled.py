@@ -1,0 +1,153 @@
+"""The compiled War engine (games.war.compiled): its records equal the reference engine's game by
+game for every deterministic rule set, traces included; simulate gives the same table with every
+engine, any number of workers and Dask.  The kernel runs in plain Python when numba is missing, so
+the equality tests run either way (on small decks); the full-deck ones need the numba extra."""
+
+from __future__ import annotations
+
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from drawdsl.errors import MissingExtra
+from games.war import Rules, play_game, simulate
+from games.war import preset as war_preset
+from games.war.compiled import available, play_deals
+from games.war.rules import OUTCOMES, PRESETS
+from games.war.simulate import BLOCK, deal_block
+
+needs_numba = pytest.mark.skipif(
+    not available(), reason='needs numba: the "numba" extra (pip install "drawdsl[numba]")'
+)
+
+
+@st.composite
+def rule_sets(draw: Any) -> Rules:
+    """Every deterministic rule set: cycles detected, with or without a cap, or a cap alone."""
+    cap = draw(st.sampled_from([None, 7, 60, 400]))
+    detect = True if cap is None else draw(st.booleans())
+    return Rules(
+        face_down=draw(st.integers(0, 3)),
+        deuce_beats_ace=draw(st.sampled_from(["never", "battles", "always"])),
+        gather=draw(st.sampled_from(["winner_first", "loser_first", "as_played"])),
+        short_war=draw(st.sampled_from(["lose", "last_card", "available", "b_takes"])),
+        max_battles=cap,
+        detect_cycles=detect,
+    )
+
+
+def reference(deals: np.ndarray, rules: Rules, top: int, trace: bool) -> list[tuple[Any, ...]]:
+    out = []
+    for row in deals.tolist():
+        game = play_game(row[0::2], row[1::2], rules, top=top, trace=trace)
+        out.append((game.winner, game.battles, game.plays, game.wars, game.trace))
+    return out
+
+
+def compiled(deals: np.ndarray, rules: Rules, top: int, trace: bool, jit: bool,
+             watch_from: int | None = None) -> list[tuple[Any, ...]]:
+    rec = play_deals(deals, rules, top=top, trace=trace, jit=jit, watch_from=watch_from)
+    traces = [tuple(t.tolist()) for t in rec.traces] if rec.traces is not None else [None] * len(deals)
+    columns = (rec.winner.tolist(), rec.battles.tolist(), rec.plays.tolist(), rec.wars.tolist(), traces)
+    return [(OUTCOMES[w], b, p, wr, t) for w, b, p, wr, t in zip(*columns, strict=True)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(rule_sets(), st.sampled_from([(2, 2), (3, 2), (4, 2), (3, 4), (5, 2)]), st.integers(0, 2**32 - 1),
+       st.booleans(), st.sampled_from([None, 0, 1, 13]))
+def test_small_decks_equal_the_reference_engine(rules: Rules, shape: tuple[int, int], seed: int,
+                                                trace: bool, watch_from: int | None) -> None:
+    ranks, suits = shape
+    deals, _ = deal_block(seed, 0, ranks, suits)
+    deals = deals[:25]
+    assert (compiled(deals, rules, ranks + 1, trace, jit=False, watch_from=watch_from)
+            == reference(deals, rules, ranks + 1, trace))
+
+
+def test_endless_games_report_the_first_repeat() -> None:
+    """A deal whose game cycles: the battle where the position first came back, with its plays
+    and wars, under cycle detection with and without a cap (the cap decides between endless
+    and capped), and under a cap alone (whole periods skipped, same counts)."""
+    deal = np.array([[5, 2, 3, 3, 4, 5, 2, 4]])
+    for rules in (Rules(), Rules(max_battles=9), Rules(max_battles=8),
+                  Rules(detect_cycles=False, max_battles=1001), Rules(gather="as_played", max_battles=50)):
+        for watch_from in (0, 3, 30, None):
+            assert (compiled(deal, rules, 5, False, jit=False, watch_from=watch_from)
+                    == reference(deal, rules, 5, False)), (rules, watch_from)
+    assert compiled(deal, Rules(), 5, False, jit=False)[0][:2] == ("cycle", 9)
+    assert compiled(deal, Rules(max_battles=8), 5, False, jit=False)[0][:2] == ("capped", 8)
+
+
+def test_shuffled_returns_go_to_the_reference_engine() -> None:
+    rules = Rules(gather="shuffled", detect_cycles=False, max_battles=300)
+    deals, seeds = deal_block(3, 0, 4, 2)
+    rec = play_deals(deals[:20], rules, seeds=seeds[:20], trace=True, jit=False)
+    for row, s, w, b in zip(deals[:20].tolist(), seeds[:20].tolist(), rec.winner, rec.battles, strict=True):
+        game = play_game(row[0::2], row[1::2], rules, seed=s)
+        assert (OUTCOMES[w], int(b)) == (game.winner, game.battles)
+
+
+def test_bad_deals() -> None:
+    with pytest.raises(ValueError, match="even number of columns"):
+        play_deals(np.array([[2, 3, 4]]), Rules(), jit=False)
+    with pytest.raises(ValueError, match="ranks up to 127"):
+        play_deals(np.array([[2, 300]]), Rules(), jit=False)
+
+
+def test_without_numba_the_compiled_engine_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "numba", None)  # as if numba were not installed
+    with pytest.raises(MissingExtra, match=r"drawdsl\[numba\]"):
+        simulate(10, "standard", engine="compiled")
+    with pytest.raises(MissingExtra, match=r"drawdsl\[numba\]"):
+        play_deals(np.array([[2, 3]]), Rules())
+    # "fast" falls back to the batched NumPy engine: the same table
+    assert simulate(50, "standard", seed=2) == simulate(50, "standard", seed=2, engine="reference")
+
+
+@needs_numba
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_full_deck_presets_equal_the_reference_engine(name: str) -> None:
+    deals, _ = deal_block(11, 0)
+    deals = deals[:300]
+    rules = war_preset(name)
+    assert compiled(deals, rules, 14, True, jit=True) == reference(deals, rules, 14, True)
+
+
+@needs_numba
+@settings(max_examples=15, deadline=None)
+@given(rule_sets(), st.integers(0, 2**32 - 1), st.sampled_from([None, 0, 100]))
+def test_full_deck_rule_sets_equal_the_reference_engine(rules: Rules, seed: int,
+                                                       watch_from: int | None) -> None:
+    deals, _ = deal_block(seed, 0)
+    deals = deals[:40]
+    assert (compiled(deals, rules, 14, False, jit=True, watch_from=watch_from)
+            == reference(deals, rules, 14, False))
+
+
+@needs_numba
+def test_every_engine_gives_the_same_table() -> None:
+    for name in ("standard", "rblog"):
+        table = simulate(1500, name, seed=5, engine="compiled", trace=True)
+        assert table == simulate(1500, name, seed=5, engine="numpy", trace=True)
+        assert table == simulate(1500, name, seed=5, engine="fast", trace=True)
+    assert simulate(300, "three-down", seed=6, engine="compiled") == simulate(
+        300, "three-down", seed=6, engine="reference")
+
+
+@needs_numba
+def test_same_table_through_workers_and_dask() -> None:
+    one = simulate(2500, "rblog", seed=21, chunk=BLOCK, engine="compiled")
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        assert simulate(2500, "rblog", seed=21, chunk=BLOCK, engine="compiled", executor=pool) == one
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        table = simulate(2500, "rblog", seed=21, chunk=BLOCK, engine="compiled",
+                         executor=client.get_executor())
+    assert table == one
+    assert one == simulate(2500, "rblog", seed=21, engine="numpy")
