@@ -20,7 +20,7 @@ import numbers
 import random
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from fractions import Fraction
 from typing import Any, Final, Generic, TypeVar
 
@@ -421,6 +421,7 @@ def simulate(
     counts: Counter[Any] = Counter()
     failures = 0
     finished = 0
+    futures: list[Future[tuple[Counter[Any], int]]] = []
     try:
         if executor is None:
             # One block at a time in this process; a Ctrl-C says how many deals were done.
@@ -434,13 +435,19 @@ def simulate(
                         counts[value] += 1
                     finished += 1
         else:
-            # Merged in block order, so even the order of first appearance is the same.
-            for block_counts, block_failures in executor.map(_run_block, jobs):
+            # One task per block through submit (Dask's executor maps no generators), merged
+            # in block order, so even the order of first appearance is the same.
+            futures = [executor.submit(_run_block, job) for job in jobs]
+            for future in futures:
+                block_counts, block_failures = future.result()
                 counts.update(block_counts)
                 failures += block_failures
                 finished += sum(block_counts.values()) + block_failures
     except KeyboardInterrupt as err:
-        # Ctrl-C: say how far the run got (the command line prints it in one line).
+        # Ctrl-C: drop the blocks not started, and say how far the run got (the command
+        # line prints it in one line).
+        for future in futures:
+            future.cancel()
         add_note(err, f"drawdsl: simulate had finished {finished:,} of {n:,} deals")
         raise
     return Tally(counts, failures)
