@@ -30,6 +30,7 @@ from drawdsl.errors import (
     NotASpec,
     StateLimitExceeded,
 )
+from drawdsl.estimates import Estimate
 from drawdsl.exact import chance, chances
 from drawdsl.explain import Explanation, explain
 from drawdsl.playing import JOKER, RANKS, SUITS, Card, rank_name, shoe, standard_deck
@@ -87,6 +88,7 @@ __all__ = [
     "simulate",
     "play",
     "Tally",
+    "Estimate",
     "FAILED",
     "witness",
     "Witness",

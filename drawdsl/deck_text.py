@@ -20,6 +20,17 @@ Cards({'A': 4, 'x': 48})
 Cards({'black': 26, 'red': 26})
 >>> len(parse_deck("shoe:6"))
 312
+
+An **aspect** is what a spec sees of each playing card of ``standard`` or ``shoe:N``
+(the command line's ``--aspect``): ``rank`` (ints 2..14), ``suit``, ``colour`` (``color``),
+``value`` (ace 1, pips 2..10, J/Q/K 10, as in blackjack's hard count and cribbage),
+``face`` (True for J, Q, K), or ``is:X`` (True for the cards X names: a rank such as
+``K`` or ``10``, a suit such as ``H``, a colour ``red``/``black``, or one card such as ``AS``).
+
+>>> parse_deck("standard", aspect="is:K")
+Cards({False: 48, True: 4})
+>>> parse_deck("shoe:2", aspect="value").count(10)
+32
 """
 
 from __future__ import annotations
@@ -30,9 +41,9 @@ from typing import Any
 
 from drawdsl.cards import Cards
 from drawdsl.errors import InvalidArgument
-from drawdsl.playing import Card, shoe, standard_deck
+from drawdsl.playing import RANKS, SUITS, Card, rank_name, shoe, standard_deck
 
-__all__ = ["parse_deck", "DECK_NAMES", "DECK_HELP"]
+__all__ = ["parse_deck", "aspect", "with_aspect", "DECK_NAMES", "DECK_HELP", "ASPECT_NAMES", "ASPECT_HELP"]
 
 
 def _rank(card: Card) -> int:
@@ -59,6 +70,91 @@ DECK_NAMES: tuple[str, ...] = (*_VIEWS, "shoe:N")
 
 #: One line describing the grammar, for ``--help`` texts and error messages.
 DECK_HELP = "standard, ranks, suits, colors, shoe:N (N standard decks), or counts such as A:4,x:48"
+
+
+def _value(card: Card) -> int:
+    return 1 if card.rank == 14 else min(card.rank, 10)
+
+
+def _face(card: Card) -> bool:
+    return card.rank in (11, 12, 13)
+
+
+_ASPECTS: dict[str, Callable[[Card], Any]] = {
+    "rank": _rank,
+    "suit": _suit,
+    "colour": _color,
+    "color": _color,
+    "value": _value,
+    "face": _face,
+}
+
+ASPECT_NAMES: tuple[str, ...] = (*_ASPECTS, "is:X")
+
+#: One line describing the aspects, for ``--help`` texts and error messages.
+ASPECT_HELP = (
+    "rank (2..14), suit, colour, value (A=1, J/Q/K=10), face (J, Q, K), or is:X (True for X: "
+    "a rank such as K, a suit such as H, red or black, or a card such as AS)"
+)
+
+
+def _is(text: str) -> Callable[[Card], bool]:
+    """The test ``is:X`` names: of a rank, a suit, a colour or one card."""
+    word = text.strip().upper()
+    if word in ("RED", "BLACK"):
+        colour = word.lower()
+        return lambda card: card.color == colour
+    if word in SUITS:
+        return lambda card: card.suit == word
+    rank = _RANK_WORDS.get(word)
+    if rank is not None:
+        return lambda card: card.rank == rank
+    try:
+        one = Card.parse(word)
+    except InvalidArgument:
+        raise InvalidArgument(
+            f"aspect: cannot read {text.strip()!r} in is:X; write a rank (2-10, J, Q, K, A), a suit "
+            "(S, H, D, C), red or black, or a card such as AS"
+        ) from None
+    return lambda card: card == one
+
+
+_RANK_WORDS = {rank_name(rank): rank for rank in RANKS} | {"10": 10}
+
+
+def aspect(name: str) -> Callable[[Card], Any]:
+    """The function that an aspect's name stands for (see the module doc).
+
+    >>> aspect("value")(Card(12, "H")), aspect("is:A")(Card(14, "C"))
+    (10, True)
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"aspect: name must be a str such as 'rank' or 'is:K', got {name!r}")
+    word = name.strip().lower()
+    if word in _ASPECTS:
+        return _ASPECTS[word]
+    head, colon, rest = name.strip().partition(":")
+    if colon and head.strip().lower() == "is":
+        return _is(rest)
+    close = difflib.get_close_matches(word, [*_ASPECTS, "is:"], n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    raise InvalidArgument(f"aspect: unknown aspect {name.strip()!r}; {hint}write one of {ASPECT_HELP}")
+
+
+def with_aspect(deck: Cards[Any], name: str, deck_text: str = "the deck") -> Cards[Any]:
+    """``deck`` (of playing cards) seen through the aspect ``name``.
+
+    >>> with_aspect(standard_deck(), "face")
+    Cards({False: 40, True: 12})
+    """
+    view = aspect(name)
+    strangers = [card for card in deck.distinct() if not isinstance(card, Card)]
+    if strangers:
+        raise InvalidArgument(
+            f"aspect: {name.strip()!r} looks at playing cards, but {deck_text} holds "
+            f"{strangers[0]!r} ({type(strangers[0]).__name__}); use it with the standard or shoe:N deck"
+        )
+    return deck.map(view)
 
 
 def _count(text: str, token: str, what: str) -> int:
@@ -114,8 +210,9 @@ def _counts(text: str) -> Cards[str]:
     return Cards(counts)
 
 
-def parse_deck(text: str) -> Cards[Any]:
-    """The deck that ``text`` describes (see the module doc for the grammar).
+def parse_deck(text: str, aspect: str | None = None) -> Cards[Any]:
+    """The deck that ``text`` describes (see the module doc for the grammar), seen through
+    ``aspect`` when given (for ``standard`` and ``shoe:N``, whose cards are playing cards).
 
     Errors are :class:`~drawdsl.InvalidArgument` naming the token at fault.
 
@@ -130,6 +227,11 @@ def parse_deck(text: str) -> Cards[Any]:
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_deck: text must be a str such as 'ranks' or 'A:4,x:48', got {text!r}")
+    deck = _parse(text)
+    return deck if aspect is None else with_aspect(deck, aspect, f"--deck {text.strip()}")
+
+
+def _parse(text: str) -> Cards[Any]:
     stripped = text.strip()
     if not stripped:
         raise InvalidArgument(f"deck: empty deck text; write one of {DECK_HELP}")

@@ -12,6 +12,7 @@ Distribution({'a': 2/3, 'b': 1/3})
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
@@ -159,6 +160,13 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
             x: Any = v if f is None else f(v)
             if isinstance(x, float):
                 raise TypeError(f"expectation: got the float {x!r} for {v!r}; return ints or Fractions")
+            if not _rational(x):
+                what = "the outcome" if f is None else f"f({v!r})"
+                raise TypeError(
+                    f"expectation: {what} is {x!r} ({type(x).__name__}), not a number; a mean needs "
+                    "int or Fraction values: pass f, such as .expectation(len) or "
+                    ".expectation(lambda v: v == 'A'), to average a number computed from each outcome"
+                )
             total += p * x
         return total
 
@@ -250,6 +258,11 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
             + " ".join(rows)
             + r"\end{array}$"
         )
+
+
+def _rational(value: object) -> bool:
+    """An int, a Fraction or any other rational number (a sympy Rational): what a mean adds up."""
+    return isinstance(value, numbers.Rational)
 
 
 def _callable(method: str, arg: str, value: object) -> None:

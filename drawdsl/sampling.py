@@ -16,15 +16,17 @@ True
 from __future__ import annotations
 
 import hashlib
+import numbers
 import random
 from collections import Counter
-from collections.abc import Hashable, Iterable, Iterator, Mapping
-from concurrent.futures import Executor
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from concurrent.futures import Executor, Future
 from fractions import Fraction
 from typing import Any, Final, Generic, TypeVar
 
 from drawdsl.cards import Cards
 from drawdsl.errors import InvalidArgument, StateLimitExceeded, add_note
+from drawdsl.estimates import Estimate, mean_interval, proportion
 from drawdsl.html import table
 from drawdsl.sources import Weighted
 from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, whnf
@@ -215,9 +217,13 @@ def sample(
 class Tally(Mapping[V, int], Generic[V]):
     """Counts of the outcomes of ``n`` random runs; ``failures`` counts the failed runs.
 
+    Estimates with confidence intervals: :meth:`probability` and :meth:`mean_interval`.
+
     >>> t = Tally({"a": 3, "b": 1}, failures=1)
     >>> t.n, t["a"], t.frequency("a")
     (5, 3, Fraction(3, 5))
+    >>> print(t.probability(lambda v: v == "a"))
+    0.6 [0.2307, 0.8824]
     """
 
     __slots__ = ("_counts", "failures", "n")
@@ -246,6 +252,70 @@ class Tally(Mapping[V, int], Generic[V]):
     def frequency(self, outcome: V) -> Fraction:
         """The observed fraction of runs that finished with ``outcome``."""
         return Fraction(self._counts.get(outcome, 0), self.n)
+
+    def probability(
+        self,
+        predicate: Callable[[V], bool] | None = None,
+        *,
+        confidence: float = 0.95,
+        method: str = "wilson",
+    ) -> Estimate:
+        """The chance of finishing with a value that satisfies ``predicate`` (any value if
+        None), estimated from the runs: the observed fraction with a confidence interval.
+
+        ``method`` is ``"wilson"`` (Wilson's score interval) or ``"exact"``
+        (Clopper-Pearson); see :func:`drawdsl.estimates.proportion`.  Failed runs count
+        as runs that did not satisfy it, as in :meth:`Distribution.probability`.
+
+        >>> t = Tally({1: 30, 2: 60}, failures=10)
+        >>> print(t.probability(lambda v: v > 1))
+        0.6 [0.502, 0.6906]
+        >>> print(t.probability(lambda v: v > 2, method="exact"))
+        0 (≤ 0.03622 at 95%)
+        """
+        if predicate is None:
+            hits = self.n - self.failures
+        else:
+            if not callable(predicate):
+                raise TypeError(
+                    f"probability: predicate must be a function outcome -> bool, got {predicate!r}"
+                )
+            hits = sum(count for outcome, count in self._counts.items() if predicate(outcome))
+        return proportion(hits, self.n, confidence=confidence, method=method)
+
+    def mean(self) -> Fraction:
+        """The exact mean of the outcomes over the runs that did not fail (ints or Fractions).
+
+        >>> Tally({1: 3, 2: 1}, failures=5).mean()
+        Fraction(5, 4)
+        """
+        total, _, runs = self._moments("mean")
+        if runs == 0:
+            raise InvalidArgument("mean: every run failed, so there is no outcome to average")
+        return Fraction(total, runs)
+
+    def mean_interval(self, *, confidence: float = 0.95) -> Estimate:
+        """The mean over the runs that did not fail, with the normal confidence interval.
+
+        >>> print(Tally({2: 5, 4: 5}).mean_interval())
+        3 [2.347, 3.653]
+        """
+        total, squares, runs = self._moments("mean_interval")
+        return mean_interval(float(total), float(squares), runs, confidence=confidence)
+
+    def _moments(self, method: str) -> tuple[Fraction, Fraction, int]:
+        """The sum, the sum of squares and the number of the successful outcomes."""
+        total = squares = Fraction(0)
+        for outcome, count in self._counts.items():
+            if not isinstance(outcome, numbers.Rational):
+                raise TypeError(
+                    f"{method}: the outcome {outcome!r} ({type(outcome).__name__}) is not a number; "
+                    "a mean needs int or Fraction outcomes (map the spec to a number first, "
+                    "e.g. spec.map(len))"
+                )
+            total += count * Fraction(outcome)
+            squares += count * Fraction(outcome) ** 2
+        return total, squares, self.n - self.failures
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Tally):
@@ -351,6 +421,7 @@ def simulate(
     counts: Counter[Any] = Counter()
     failures = 0
     finished = 0
+    futures: list[Future[tuple[Counter[Any], int]]] = []
     try:
         if executor is None:
             # One block at a time in this process; a Ctrl-C says how many deals were done.
@@ -364,13 +435,19 @@ def simulate(
                         counts[value] += 1
                     finished += 1
         else:
-            # Merged in block order, so even the order of first appearance is the same.
-            for block_counts, block_failures in executor.map(_run_block, jobs):
+            # One task per block through submit (Dask's executor maps no generators), merged
+            # in block order, so even the order of first appearance is the same.
+            futures = [executor.submit(_run_block, job) for job in jobs]
+            for future in futures:
+                block_counts, block_failures = future.result()
                 counts.update(block_counts)
                 failures += block_failures
                 finished += sum(block_counts.values()) + block_failures
     except KeyboardInterrupt as err:
-        # Ctrl-C: say how far the run got (the command line prints it in one line).
+        # Ctrl-C: drop the blocks not started, and say how far the run got (the command
+        # line prints it in one line).
+        for future in futures:
+            future.cancel()
         add_note(err, f"drawdsl: simulate had finished {finished:,} of {n:,} deals")
         raise
     return Tally(counts, failures)

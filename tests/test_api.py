@@ -132,6 +132,28 @@ def test_expectation_rejects_float_values() -> None:
         Distribution({1: 1}).expectation(lambda v: v / 2)
 
 
+@pytest.mark.parametrize(("outcomes", "f", "what"), [
+    ({"a": 1}, None, r"the outcome is 'a' \(str\)"),
+    ({("A", "K"): 1}, None, r"the outcome is \('A', 'K'\) \(tuple\)"),
+    ({1: 1}, lambda v: str(v), r"f\(1\) is '1' \(str\)"),
+    ({1: 1}, lambda v: None, r"f\(1\) is None \(NoneType\)"),
+    ({1: 1}, lambda v: complex(v, 1), r"f\(1\) is \(1\+1j\) \(complex\)"),
+])
+def test_expectation_of_non_numbers_names_the_value_and_what_to_do(
+    outcomes: dict[object, int], f: object, what: str
+) -> None:
+    with pytest.raises(TypeError, match=rf"expectation: {what}, not a number; .*pass f, such as"):
+        Distribution(outcomes).expectation(f)  # type: ignore[arg-type]
+
+
+def test_expectation_accepts_every_rational_number() -> None:
+    import sympy
+
+    dist = Distribution({"a": F(1, 4), "b": F(3, 4)})
+    assert dist.expectation(lambda v: v == "a") == F(1, 4)
+    assert dist.expectation(lambda v: sympy.Rational(1, 3) if v == "a" else 1) == F(1, 12) + F(3, 4)
+
+
 def test_given_success() -> None:
     cond = partial().given_success()
     assert cond == Distribution({"a": F(2, 3), "b": F(1, 3)})

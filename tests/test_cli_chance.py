@@ -311,7 +311,7 @@ def test_sample_text_counts_failures_and_sorts_by_count(specs: str) -> None:
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "pocket_pair on a:2,b:2 (4 cards), 3000 random deals (seed 1):"
-    assert lines[1].split() == ["outcome", "count", "frequency", "+-95%"]
+    assert lines[1].split() == ["outcome", "count", "frequency", "95%", "interval"]
     rows = [line.split() for line in lines[2:]]
     assert rows[-1][0] == "(fails)"
     assert sum(int(row[1]) for row in rows) == 3000

@@ -1,5 +1,10 @@
 """The ``drawdsl`` command: thin argument parsing and printing, no computing of its own.
 
+The core commands (``chance``, ``sample``, ``examples``) live here; every other command
+group is a plug-in found through the ``drawdsl.commands`` entry-point group
+(:mod:`drawdsl.cli.plugins`): the games shipped beside drawdsl (``war``, ``penney``) plug in
+exactly as a third-party game library does.
+
 Exit codes: 0 on success; 1 when the user's own file raises (``chance``, ``sample``);
 2 on bad input; 130 when interrupted (Ctrl-C).  Every error is one line on stderr,
 never a traceback.
@@ -14,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import drawdsl
-from drawdsl.cli import chance_cmd, examples_cmd, penney_cmd, war_cmd
+from drawdsl.cli import chance_cmd, examples_cmd, plugins
 from drawdsl.cli.common import Parser as _Parser
 from drawdsl.cli.common import one_line
 
@@ -30,8 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"drawdsl {drawdsl.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for group in (chance_cmd, examples_cmd, war_cmd, penney_cmd):
+    for group in (chance_cmd, examples_cmd):
         group.add_commands(sub)
+    plugins.add_plugin_commands(sub)
 
     def no_command(_: argparse.Namespace) -> int:
         commands = ", ".join(sub.choices)

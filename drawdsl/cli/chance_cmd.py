@@ -15,7 +15,6 @@ import importlib.machinery
 import importlib.util
 import inspect
 import json
-import math
 import re
 import reprlib
 import sys
@@ -28,7 +27,8 @@ from typing import Any, NamedTuple
 
 from drawdsl import Cards, DrawdslError, InvalidArgument, Spec, StateLimitExceeded, chances, explain, simulate
 from drawdsl.cli.common import add_note, approx, bounded_int, fraction_text, one_line, positive_int
-from drawdsl.deck_text import DECK_HELP, parse_deck
+from drawdsl.deck_text import ASPECT_HELP, DECK_HELP, aspect, parse_deck, with_aspect
+from drawdsl.estimates import proportion
 from drawdsl.exact import DEFAULT_MAX_STATES
 
 __all__ = ["add_commands", "load_spec"]
@@ -54,6 +54,23 @@ def _deck_arg(text: str) -> _Deck:
         return _Deck(text, parse_deck(text))
     except InvalidArgument as err:
         raise argparse.ArgumentTypeError(str(err).removeprefix("deck: ")) from None
+
+
+def _aspect_arg(text: str) -> str:
+    try:
+        aspect(text)
+    except InvalidArgument as err:
+        raise argparse.ArgumentTypeError(str(err).removeprefix("aspect: ")) from None
+    return text.strip()
+
+
+def _deck(args: argparse.Namespace) -> _Deck:
+    """The ``--deck``, seen through ``--aspect`` when one is given."""
+    deck: _Deck = args.deck
+    if args.aspect is None:
+        return deck
+    cards = with_aspect(deck.cards, args.aspect, f"--deck {deck.text}")
+    return _Deck(f"{deck.text} --aspect {args.aspect}", cards)
 
 
 @contextmanager
@@ -199,7 +216,7 @@ class _Reached:
 
 
 def _chance(args: argparse.Namespace) -> int:
-    deck: _Deck = args.deck
+    deck = _deck(args)
     reached = _Reached()
     with _spec_from(args.target) as (spec, name):
         report = None
@@ -230,7 +247,8 @@ def _chance(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({
             "spec": args.target,
-            "deck": deck.text,
+            "deck": args.deck.text,
+            "aspect": args.aspect,
             "cards": len(deck.cards),
             "outcomes": [
                 {"outcome": _jsonable(v), "probability": fraction_text(p), "decimal": float(p)}
@@ -282,7 +300,7 @@ def _chance(args: argparse.Namespace) -> int:
 
 
 def _sample(args: argparse.Namespace) -> int:
-    deck: _Deck = args.deck
+    deck = _deck(args)
     with _spec_from(args.target) as (spec, name):
         try:
             tally = simulate(spec, deck.cards, n=args.n, seed=args.seed)
@@ -291,31 +309,48 @@ def _sample(args: argparse.Namespace) -> int:
         except (Exception, SystemExit) as err:
             raise _evaluating(err, name, deck) from None
     counts = _by_probability(list(tally.items()))
+    shown = counts if args.top is None else counts[: args.top]
+    mean = tally.mean_interval() if _numeric([v for v, _ in counts]) else None
+
+    def interval(count: int) -> list[float]:
+        est = proportion(count, args.n)
+        return [est.low, est.high]
+
     if args.json:
         print(json.dumps({
             "spec": args.target,
-            "deck": deck.text,
+            "deck": args.deck.text,
+            "aspect": args.aspect,
             "cards": len(deck.cards),
             "n": args.n,
             "seed": args.seed,
             "outcomes": [
-                {"outcome": _jsonable(v), "count": c, "frequency": c / args.n} for v, c in counts
+                {"outcome": _jsonable(v), "count": c, "frequency": c / args.n, "ci95": interval(c)}
+                for v, c in shown
             ],
+            "more_outcomes": len(counts) - len(shown),
             "failures": tally.failures,
+            "mean": None if mean is None else mean.value,
+            "mean_ci95": None if mean is None else [mean.low, mean.high],
         }, indent=2))
         return 0
     print(f"{name} on {deck.text} ({len(deck.cards)} cards), {args.n} random deals (seed {args.seed}):")
-    rows: list[tuple[str, ...]] = [("outcome", "count", "frequency", "+-95%")]
+    rows: list[tuple[str, ...]] = [("outcome", "count", "frequency", "95% interval")]
     weights: list[float | None] = [None]
-    entries = [(str(v), c, True) for v, c in counts]
+    entries = [(str(v), c, True) for v, c in shown]
+    if len(shown) < len(counts):
+        entries.append((f"({len(counts) - len(shown)} more)", sum(c for _, c in counts[len(shown):]), False))
     if tally.failures:
         entries.append(("(fails)", tally.failures, False))
     for label, c, is_outcome in entries:
-        f = c / args.n
-        rows.append((label, str(c), f"{f:.4f}", f"{1.96 * math.sqrt(f * (1 - f) / args.n):.4f}"))
-        weights.append(f if is_outcome else None)
+        low, high = interval(c)
+        rows.append((label, str(c), f"{c / args.n:.4f}", f"{low:.4f} to {high:.4f}"))
+        weights.append(c / args.n if is_outcome else None)
     for line in _table(rows, weights):
         print(line)
+    if mean is not None:
+        given = " given success" if tally.failures else ""
+        print(f"mean{given} = {mean.value:.6g}, 95% interval {mean.low:.6g} to {mean.high:.6g}")
     return 0
 
 
@@ -367,11 +402,14 @@ examples:
   drawdsl chance pairs.py:pocket_pair --deck ranks
   drawdsl chance pairs.py:pocket_pair --deck standard --explain
   drawdsl chance pairs.py:pocket_pair --deck ranks --json
+  drawdsl chance pairs.py:pocket_pair --deck shoe:6 --aspect rank
   drawdsl chance aces.py:first_ace --deck A:4,x:48""",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     chance.add_argument("target", metavar="FILE.py:NAME", help=_FILE_HELP)
     chance.add_argument("--deck", required=True, type=_deck_arg, metavar="DECK", help=DECK_HELP)
+    chance.add_argument("--aspect", type=_aspect_arg, metavar="ASPECT",
+                        help="what the spec sees of each playing card: " + ASPECT_HELP)
     chance.add_argument(
         "--no-lump", dest="lump", action="store_false",
         help="do not draw cards the spec cannot tell apart as one class (same answer; for testing)",
@@ -406,15 +444,20 @@ examples:
         epilog=_EXAMPLE + """
 examples:
   drawdsl sample pairs.py:pocket_pair --deck ranks -n 10000 --seed 1
-  drawdsl sample pairs.py:pocket_pair --deck standard -n 1000 --seed 7 --json""",
+  drawdsl sample pairs.py:pocket_pair --deck standard -n 1000 --seed 7 --json
+  drawdsl sample pairs.py:pocket_pair --deck standard --aspect rank --top 3""",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sample.add_argument("target", metavar="FILE.py:NAME", help=_FILE_HELP)
     sample.add_argument("--deck", required=True, type=_deck_arg, metavar="DECK", help=DECK_HELP)
+    sample.add_argument("--aspect", type=_aspect_arg, metavar="ASPECT",
+                        help="what the spec sees of each playing card: " + ASPECT_HELP)
     sample.add_argument(
         "-n", type=bounded_int(1, MAX_DEALS, "a run plays deals one by one in Python; use several seeds"),
         default=10_000, metavar="N", help=f"number of deals (default 10000, at most {MAX_DEALS:,})",
     )
     sample.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    sample.add_argument("--top", type=positive_int, metavar="N",
+                        help="show only the N most frequent outcomes")
     sample.add_argument("--json", action="store_true", help="print a JSON object")
     sample.set_defaults(run=_run(_sample))

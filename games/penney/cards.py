@@ -36,6 +36,7 @@ from typing import Any
 
 from drawdsl import Cards, InvalidArgument, Spec, Tally, chances, done, simulate
 from drawdsl.html import fields, table
+from drawdsl.sampling import BLOCK
 from games.penney.best import Reply, ReplyTable
 from games.penney.deals import deal_counts
 from games.penney.memo import memo_loop
@@ -613,14 +614,19 @@ def play_cards(patterns: Iterable[str], deal: Iterable[str], count: str = "trick
 
 
 def simulate_cards(
-    *patterns: str, red: int = 26, black: int = 26, count: str = "tricks", n: int = 10_000, seed: int = 0
+    *patterns: str, red: int = 26, black: int = 26, count: str = "tricks", n: int = 10_000, seed: int = 0,
+    executor: Executor | None = None, chunk: int = BLOCK,
 ) -> Tally[str | None]:
     """Play ``n`` random deals with a seeded generator: winner pattern (None: draw) -> count.
+
+    As :func:`drawdsl.simulate`: the deals come in blocks of ``chunk``, each with its own
+    seed, so the tally is the same with or without an ``executor`` (a process pool, or a
+    Dask cluster's ``client.get_executor()``) and for any number of workers.
 
     >>> tally = simulate_cards("RRB", "BRR", red=4, black=4, n=2000, seed=1)
     >>> tally.n, sorted(tally, key=str)
     (2000, ['BRR', None, 'RRB'])
     """
     spec = card_spec(patterns, red, black, count)
-    return simulate(spec, card_deck(red, black), n=n, seed=seed)
+    return simulate(spec, card_deck(red, black), n=n, seed=seed, executor=executor, chunk=chunk)
 

@@ -19,6 +19,7 @@ False
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from games.penney.patterns import Automaton
 
@@ -49,6 +50,15 @@ class Reach:
         self._shortest = {
             state: tuple(self._fewest_cards(j, state) for j in players) for state in machine.states
         }
+        self._open = lru_cache(maxsize=None)(self._can_stay_open)
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        """Pickled without its cache (a bound method's cache does not pickle), so that
+        card specs can run in worker processes."""
+        return self.machine, self.red, self.black, self._blacks, self._shortest
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self.machine, self.red, self.black, self._blacks, self._shortest = state
         self._open = lru_cache(maxsize=None)(self._can_stay_open)
 
     def _fewest_blacks(self, j: int) -> dict[str, list[int]]:

@@ -23,7 +23,7 @@ engine finishes it in one step (with exact cycle detection).  The value is
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
@@ -222,9 +222,13 @@ def literal_spec(cards: Cards[int], rules: Rules | str = STANDARD) -> Spec[tuple
     return draw_many(len(cards)).map(_PlayDeal(rules, max(cards.distinct())))
 
 
-def exact_outcomes(ranks: int = 3, suits: int = 4, rules: Rules | str = STANDARD, *,
-                   max_states: int = 5_000_000) -> Distribution[tuple[str, int | None]]:
+def exact_outcomes(
+    ranks: int = 3, suits: int = 4, rules: Rules | str = STANDARD, *, max_states: int = 5_000_000,
+    progress: bool | Callable[[int, int], None] = False,
+) -> Distribution[tuple[str, int | None]]:
     """The exact law of ``(winner, battles)`` over all deals of a small deck.
+
+    ``progress``: as in :func:`drawdsl.chances` (True: a tqdm bar of the cards dealt so far).
 
     >>> exact_outcomes(2, 2)[("A", 2)]
     Fraction(1, 6)
@@ -232,8 +236,8 @@ def exact_outcomes(ranks: int = 3, suits: int = 4, rules: Rules | str = STANDARD
     rules = _check_rules(rules, "exact_outcomes")
     cards = war_deck(ranks, suits)
     if rules.detect_cycles and rules.max_battles is not None:
-        return chances(literal_spec(cards, rules), cards, max_states=max_states)
-    return chances(game_spec(cards, rules), cards, max_states=max_states)
+        return chances(literal_spec(cards, rules), cards, max_states=max_states, progress=progress)
+    return chances(game_spec(cards, rules), cards, max_states=max_states, progress=progress)
 
 
 @dataclass(frozen=True)
@@ -310,6 +314,26 @@ class ExactGame:
             return None
         return sum((k * p for k, p in law.items()), Fraction(0)) / total
 
+    def battles_quantile(self, q: Fraction | float) -> int | None:
+        """The least number of battles within which a fraction ``q`` of the games that end
+        are over (``q = 1/2``: the median); None if no game ends.
+
+        >>> exact_game(2, 2).battles_quantile(Fraction(1, 2))
+        2
+        """
+        law = self.battles
+        total = sum(law.values(), Fraction(0))
+        if not total:
+            return None
+        if not 0 < q <= 1:
+            raise InvalidArgument(f"battles_quantile: q must be in (0, 1], got {q}")
+        running = Fraction(0)
+        for k, p in law.items():
+            running += p
+            if running >= Fraction(q) * total:
+                return k
+        return max(law)  # pragma: no cover (q <= 1)
+
     def _repr_html_(self) -> str:
         """P(A wins), P(B wins), P(tie), P(endless) (P(capped) under a cap) and the mean length."""
         rows: list[tuple[str, object]] = [
@@ -327,7 +351,7 @@ class ExactGame:
 
 
 def exact_game(ranks: int = 3, suits: int = 4, rules: Rules | str = STANDARD, *,
-               max_states: int = 5_000_000) -> ExactGame:
+               max_states: int = 5_000_000, progress: bool | Callable[[int, int], None] = False) -> ExactGame:
     """Exact P(A wins), P(B wins), P(tie), P(cycle) and the law of the game's length.
 
     >>> result = exact_game(2, 4)
@@ -335,5 +359,5 @@ def exact_game(ranks: int = 3, suits: int = 4, rules: Rules | str = STANDARD, *,
     Fraction(1, 1)
     """
     rules = _check_rules(rules, "exact_game")
-    outcomes = exact_outcomes(ranks, suits, rules, max_states=max_states)
+    outcomes = exact_outcomes(ranks, suits, rules, max_states=max_states, progress=progress)
     return ExactGame(ranks, suits, rules, outcomes)

@@ -13,9 +13,11 @@ from typing import Any
 
 from drawdsl import InvalidArgument
 from drawdsl.extras import require
+from games.war.exact_game import ExactGame
 from games.war.simulate import GameTable
 
-__all__ = ["plot_lengths", "plot_traces", "plot_win_rate", "save_report"]
+__all__ = ["plot_lengths", "plot_traces", "plot_win_rate", "save_report", "plot_battles_law",
+           "save_battles_law"]
 
 
 def _pyplot() -> Any:
@@ -80,6 +82,28 @@ def save_report(table: GameTable, path: str | Path) -> Path:
     if table.traces is not None:
         plot_traces(table, axes[1])
     plot_win_rate(table, axes[-1])
+    out = Path(path)
+    fig.savefig(out)
+    plt.close(fig)
+    return out
+
+
+def plot_battles_law(result: ExactGame, ax: Any = None) -> Any:
+    """The exact law of the number of battles of the games that end, one bar per length."""
+    ax = _axes(ax)
+    law = result.battles
+    ax.bar(list(law), [float(p) for p in law.values()], color="tab:blue", width=0.9)
+    ax.set_xlabel("battles")
+    ax.set_ylabel("probability")
+    ax.set_title(f"Battles of a game that ends, every deal of {result.ranks} x {result.suits} (exact)")
+    return ax
+
+
+def save_battles_law(result: ExactGame, path: str | Path) -> Path:
+    """:func:`plot_battles_law` in an image file."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 4), constrained_layout=True)
+    plot_battles_law(result, ax)
     out = Path(path)
     fig.savefig(out)
     plt.close(fig)

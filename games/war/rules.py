@@ -157,6 +157,45 @@ class Rules:
             parts.append(f"stop after {self.max_battles} battles")
         return ", ".join(parts)
 
+    def in_words(self) -> str:
+        """The rules in plain words, for people (``describe`` is the short, stable form).
+
+        >>> print(Rules().in_words())
+        equal cards start a war: each player lays 1 card face down and 1 face up; a 2 never
+        beats an ace; the winner puts the won cards under their pile, their own first; a
+        player short of cards for a war turns their last card face up; a game that comes back
+        to an earlier position never ends (it is stopped and counted as endless)
+        """
+        k = self.face_down
+        war = ("equal cards start a war: the next pair decides" if k == 0 else
+               f"equal cards start a war: each player lays {k} card{'s' if k > 1 else ''} face down "
+               "and 1 face up")
+        deuce = {
+            "never": "a 2 never beats an ace",
+            "battles": "a 2 beats an ace in a plain battle but not in a war",
+            "always": "a 2 beats an ace, in wars too",
+        }[self.deuce_beats_ace]
+        gather = "the winner puts the won cards under their pile, " + {
+            "winner_first": "their own first",
+            "loser_first": "the loser's first",
+            "as_played": "in the order they were played",
+            "shuffled": "shuffled",
+        }[self.gather]
+        short = {
+            "lose": "a player short of cards for a war loses the game",
+            "last_card": "a player short of cards for a war turns their last card face up",
+            "available": "a player short of cards for a war lays what they have (with none left, "
+                         "their last face-up card stands)",
+            "b_takes": "when a player is short of cards for a war, B takes the cards on the table",
+        }[self.short_war]
+        parts = [war, deuce, gather, short]
+        if self.detect_cycles:
+            parts.append("a game that comes back to an earlier position never ends (it is stopped and "
+                         "counted as endless)")
+        if self.max_battles is not None:
+            parts.append(f"a game still going after {self.max_battles:,} battles is stopped (capped)")
+        return "; ".join(parts)
+
 
 #: The named rule sets.  ``standard``: one card face down in a war (the Bicycle rules),
 #: winner's cards first, a short player plays their last card face up.  ``three-down``:

@@ -33,6 +33,7 @@ from typing import IO, Any
 
 from drawdsl import InvalidArgument
 from drawdsl.errors import add_note
+from drawdsl.estimates import Estimate, mean_interval, proportion
 from drawdsl.extras import require
 from drawdsl.files import atomic_text
 from drawdsl.html import table as html_table
@@ -129,54 +130,33 @@ def _play_chunk(seed: int, first: int, count: int, rules: Rules, ranks: int, sui
     return out
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """A point estimate with a confidence interval ``[low, high]``."""
-
-    value: float
-    low: float
-    high: float
-
-    def __str__(self) -> str:
-        return f"{self.value:.4g} [{self.low:.4g}, {self.high:.4g}]"
-
-
 def _z(confidence: float) -> float:
     if not 0 < confidence < 1:
         raise InvalidArgument(f"confidence must be between 0 and 1, got {confidence}")
     return statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
-def _wilson(hits: int, n: int, z: float) -> Estimate:
+def _wilson(hits: int, n: int, confidence: float) -> Estimate:
     """A proportion with Wilson's score interval (good near 0 and 1)."""
-    if n == 0:
-        return Estimate(math.nan, 0.0, 1.0)
-    p = hits / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half))
+    return proportion(hits, n, confidence=confidence, method="wilson")
 
 
-def _mean(values: Sequence[float], z: float) -> Estimate:
-    n = len(values)
-    if n == 0:
-        return Estimate(math.nan, math.nan, math.nan)
-    mean = statistics.fmean(values)
-    if n == 1:
-        return Estimate(mean, mean, mean)
-    half = z * statistics.stdev(values) / math.sqrt(n)
-    return Estimate(mean, mean - half, mean + half)
+def _mean(values: Sequence[float], confidence: float) -> Estimate:
+    total = math.fsum(values)
+    return mean_interval(total, math.fsum(v * v for v in values), len(values), confidence=confidence)
 
 
-def _median(values: Sequence[float], z: float) -> Estimate:
+def _median(values: Sequence[float], confidence: float) -> Estimate:
     """The median with the distribution-free interval between two order statistics."""
     n = len(values)
     if n == 0:
-        return Estimate(math.nan, math.nan, math.nan)
+        return Estimate(math.nan, math.nan, math.nan, confidence, "order statistics")
+    z = _z(confidence)
     ordered = sorted(values)
     lo = max(0, math.floor(n / 2 - z * math.sqrt(n) / 2) - 1)
     hi = min(n - 1, math.ceil(n / 2 + z * math.sqrt(n) / 2))
-    return Estimate(float(statistics.median(ordered)), float(ordered[lo]), float(ordered[hi]))
+    return Estimate(float(statistics.median(ordered)), float(ordered[lo]), float(ordered[hi]), confidence,
+                    "order statistics")
 
 
 @dataclass(frozen=True)
@@ -403,22 +383,22 @@ class GameTable:
         """P(A wins), P(B wins), P(tie), P(cycle), P(capped) with Wilson intervals; the
         mean (normal interval) and median (order-statistic interval) length of the
         games that end; mean plays and wars."""
-        z = _z(confidence)
+        _z(confidence)
         n = len(self)
         finished = self._finished()
         lengths = self.battles[finished].tolist()
         return Summary(
             games=n,
             confidence=confidence,
-            p_first_wins=_wilson(self.count("A"), n, z),
-            p_second_wins=_wilson(self.count("B"), n, z),
-            p_tie=_wilson(self.count("tie"), n, z),
-            p_cycle=_wilson(self.count("cycle"), n, z),
-            p_capped=_wilson(self.count("capped"), n, z),
-            mean_battles=_mean(lengths, z),
-            median_battles=_median(lengths, z),
-            mean_plays=_mean(self.plays[finished].tolist(), z),
-            mean_wars=_mean(self.wars[finished].tolist(), z),
+            p_first_wins=_wilson(self.count("A"), n, confidence),
+            p_second_wins=_wilson(self.count("B"), n, confidence),
+            p_tie=_wilson(self.count("tie"), n, confidence),
+            p_cycle=_wilson(self.count("cycle"), n, confidence),
+            p_capped=_wilson(self.count("capped"), n, confidence),
+            mean_battles=_mean(lengths, confidence),
+            median_battles=_median(lengths, confidence),
+            mean_plays=_mean(self.plays[finished].tolist(), confidence),
+            mean_wars=_mean(self.wars[finished].tolist(), confidence),
         )
 
     def grouped(self, by: str = "strength", bins: int | Sequence[float] | None = 5,
@@ -435,7 +415,7 @@ class GameTable:
         if by not in ("strength", "aces", "deuces"):
             raise InvalidArgument(f"grouped: by must be 'strength', 'aces' or 'deuces', got {by!r}")
         np = _np()
-        z = _z(confidence)
+        _z(confidence)
         values = getattr(self, by)
         if bins is None:
             edges = [(float(v), float(v)) for v in np.unique(values)]
@@ -456,7 +436,7 @@ class GameTable:
             n = int(inside.sum())
             wins = int((self.winner_code[inside] == a_code).sum())
             lengths = self.battles[inside & finished].tolist()
-            groups.append(Group(by, low, high, n, _wilson(wins, n, z), _mean(lengths, z)))
+            groups.append(Group(by, low, high, n, _wilson(wins, n, confidence), _mean(lengths, confidence)))
         return groups
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from fractions import Fraction
 from typing import Any
 
-from drawdsl.cli.common import bounded_int, fraction_text, output_file, positive_int
+from drawdsl.cli.common import approx, bounded_int, fraction_text, output_file, positive_int
 
 __all__ = ["add_commands"]
 
@@ -201,15 +202,34 @@ def _simulate(args: argparse.Namespace) -> int:
         data = summary.as_dict()
         data.update(
             games=args.games, seed=args.seed, ranks=args.ranks, suits=args.suits, workers=args.workers,
-            rules=rules.describe(), games_per_second=speed,
+            rules=rules.describe(), rules_in_words=rules.in_words(), games_per_second=speed,
         )
         print(json.dumps(data, indent=2))
         return 0
     print(f"War, {args.games} games, {args.ranks} ranks x {args.suits} suits, seed {args.seed}")
-    print(f"rules: {rules.describe()}")
+    _print_rules(rules)
     print(summary)
+    print(_wrapped(LENGTHS_LEGEND, "  "))
     print(f"{speed:,.0f} games per second ({args.workers} worker{'s' if args.workers > 1 else ''})")
     return 0
+
+
+#: What the length columns count, in plain words (printed under the results).
+LENGTHS_LEGEND = (
+    "battles: rounds in which both players turn a card up (a war belongs to the battle it settles); "
+    "plays: pairs of cards turned, face-down cards included; wars: war rounds. Lengths count the "
+    "games that end."
+)
+
+
+def _wrapped(text: str, indent: str = "", first: str = "") -> str:
+    import textwrap
+
+    return textwrap.fill(text, width=100, initial_indent=indent + first, subsequent_indent=indent + "  ")
+
+
+def _print_rules(rules: Any) -> None:
+    print(_wrapped(f"{rules.in_words()}.", first="rules: "))
 
 
 def _exact(args: argparse.Namespace) -> int:
@@ -229,13 +249,19 @@ def _exact(args: argparse.Namespace) -> int:
             "--ranks 3 --suits 4): use `drawdsl war simulate`"
         )
 
-    result = exact_game(args.ranks, args.suits, rules, max_states=args.max_states)
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    result = exact_game(args.ranks, args.suits, rules, max_states=args.max_states, progress=progress)
     mean = result.mean_battles
+    if args.plot:
+        from games.war.plot import save_battles_law
+
+        save_battles_law(result, args.plot)
     if args.json:
         print(json.dumps({
             "ranks": args.ranks,
             "suits": args.suits,
             "rules": rules.describe(),
+            "rules_in_words": rules.in_words(),
             "p_first_wins": fraction_text(result.p_first_wins),
             "p_second_wins": fraction_text(result.p_second_wins),
             "p_tie": fraction_text(result.p_tie),
@@ -243,17 +269,55 @@ def _exact(args: argparse.Namespace) -> int:
             "p_capped": fraction_text(result.p_capped),
             "battles": {str(k): fraction_text(p) for k, p in result.battles.items()},
             "mean_battles": None if mean is None else fraction_text(mean),
+            "median_battles": result.battles_quantile(Fraction(1, 2)),
         }, indent=2))
         return 0
-    print(f"War, every deal of {args.ranks} ranks x {args.suits} suits ({deals:,} deals)")
-    print(f"rules: {rules.describe()}")
-    for name, p in (("P(A wins)", result.p_first_wins), ("P(B wins)", result.p_second_wins),
-                    ("P(tie)", result.p_tie), ("P(endless)", result.p_cycle), ("P(capped)", result.p_capped)):
-        print(f"  {name:<11} = {fraction_text(p):>20}  ~ {float(p):.6f}")
-    if mean is not None:
-        print(f"  mean battles of a game that ends = {fraction_text(mean)} ~ {float(mean):.4f}")
-    print("  battles: " + ", ".join(f"{k}: {fraction_text(p)}" for k, p in result.battles.items()))
+    print(f"War, every deal of {args.ranks} ranks x {args.suits} suits ({deals:,} deals), exact")
+    _print_rules(rules)
+    rows = [("P(A wins)", result.p_first_wins), ("P(B wins)", result.p_second_wins),
+            ("P(tie)", result.p_tie), ("P(endless)", result.p_cycle)]
+    if rules.max_battles is not None:
+        rows.append(("P(capped)", result.p_capped))
+    width = max(len(str(p)) for _, p in rows)
+    for name, p in rows:
+        print(f"  {name:<10} = {p!s:>{width}}  ~ {float(p):.6f}")
+    if mean is None:
+        print("no game ends")
+    else:
+        for line in _battles_summary(result):
+            print(line)
+    if args.plot:
+        print(f"wrote {args.plot}")
     return 0
+
+
+def _battles_summary(result: Any, bars: int = 16, width: int = 40) -> list[str]:
+    """The length law in a few lines: mean, median, range, and a text histogram."""
+    law: dict[int, Fraction] = result.battles
+    ends = sum(law.values(), Fraction(0))
+    mean = result.mean_battles
+    median = result.battles_quantile(Fraction(1, 2))
+    nine = result.battles_quantile(Fraction(9, 10))
+    share = "" if ends == 1 else f" (P = {approx(ends, '.6g')})"
+    lines = [
+        f"battles of a game that ends{share}: mean {mean} ~ {approx(mean, '.4f')}, "
+        f"median {median}, 90% within {nine}, shortest {min(law)}, longest {max(law)}",
+        "  (a battle: both players turn a card up; a war belongs to the battle it settles)",
+    ]
+    low, high = min(law), max(law)
+    step = max(1, -(-(high - low + 1) // bars))
+    groups: list[tuple[str, Fraction]] = []
+    for start in range(low, high + 1, step):
+        stop = min(start + step - 1, high)
+        label = str(start) if stop == start else f"{start}-{stop}"
+        groups.append((label, sum((p for k, p in law.items() if start <= k <= stop), Fraction(0)) / ends))
+    top = max(p for _, p in groups)
+    label_width = max(len(label) for label, _ in groups)
+    for label, p in groups:
+        bar = "#" * round(width * p / top) if top else ""
+        lines.append(f"  {label:>{label_width}}  {float(p):6.1%}  {bar}".rstrip())
+    lines.append("  (the exact law, every length: --json; a plot: --plot FILE)")
+    return lines
 
 
 def _search(args: argparse.Namespace) -> int:
@@ -342,7 +406,13 @@ def _add_full_game_commands(war_sub: Any) -> None:
     exact.add_argument("--ranks", type=_RANKS, default=3, help="number of ranks (default 3)")
     exact.add_argument("--suits", type=_SUITS, default=4, help="cards of each rank (default 4)")
     exact.add_argument("--max-states", type=_MAX_STATES, default=5_000_000, help=argparse.SUPPRESS)
-    exact.add_argument("--json", action="store_true", help="print a JSON object")
+    exact.add_argument("--json", action="store_true",
+                       help="print a JSON object (with the exact law of the number of battles)")
+    exact.add_argument("--plot", type=output_file, metavar="FILE",
+                       help="save a bar chart of the law of the number of battles (needs matplotlib)")
+    exact.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="show progress on stderr (tqdm when installed; default: when stderr is a "
+                       "terminal)")
     _add_rule_options(exact)
     exact.set_defaults(run=_exact)
 
