@@ -31,6 +31,7 @@ from drawdsl.spec import (
     _key_or_none,
     _OrElse,
     _spec_or_raise,
+    fixed_reads,
     loop,
     whnf,
 )
@@ -94,6 +95,12 @@ class _Step:
         before finishing, whatever they are, or -1 when that depends on the cards."""
         form = _READS.get(self.fn)
         return -1 if form is None else form(self.params, state)
+
+    def reads_after(self) -> int:
+        """As the function of a bind: exactly how many cards the rest reads after the
+        first spec finishes, whatever they are, or -1."""
+        form = _READS_AFTER.get(self.fn)
+        return -1 if form is None else form(self.params)
 
     def sees(self) -> Callable[[Any], Any] | None:
         """For a loop step: the function through which alone it looks at a card (the
@@ -207,6 +214,8 @@ _READS: dict[Callable[..., Any], Callable[[Any, Any], int]] = {}
 _SEES: dict[Callable[..., Any], Callable[[Any], Callable[[Any], Any]]] = {
     _until_count_step: lambda params: params[0],
 }
+#: For the bind continuations of replicate and sequence: what the rest reads (or -1).
+_READS_AFTER: dict[Callable[..., Any], Callable[[Any], int]] = {}
 STEP_TYPES.add(_Step)
 
 
@@ -521,4 +530,26 @@ def _replicate_next(params: tuple[Spec[Any], int, tuple[Any, ...]], value: Any) 
     if len(acc) == n:
         return _Done(acc)
     return _Bind(spec, _Step(_replicate_next, spec, n, acc))
+
+
+def _reads_of_all(specs: Sequence[Spec[Any]]) -> int:
+    total = 0
+    for spec in specs:
+        n = fixed_reads(spec)
+        if n < 0:
+            return -1
+        total += n
+    return total
+
+
+_READS_AFTER[_sequence_next] = lambda params: _reads_of_all(params[0][params[1] + 1:])
+
+
+def _replicate_reads(params: tuple[Spec[Any], int, tuple[Any, ...]]) -> int:
+    spec, n, acc = params
+    each = fixed_reads(spec)
+    return -1 if each < 0 else each * (n - len(acc) - 1)
+
+
+_READS_AFTER[_replicate_next] = _replicate_reads
 

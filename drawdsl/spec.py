@@ -557,7 +557,13 @@ def whnf(spec: Spec[Any], avail: float) -> Spec[Any]:
     while True:
         t = type(spec)
         if t is _Bind:
-            frames = _Frames(spec.f, frames)  # type: ignore[attr-defined]
+            f = spec.f  # type: ignore[attr-defined]
+            if type(f) in STEP_TYPES and avail < _NO_LIMIT and fixed_reads(spec) > avail:
+                # A replicate or sequence that reads more cards than are left,
+                # whatever they are: it reads the rest and fails (one state).
+                spec, frames = READ_REST, None
+                continue
+            frames = _Frames(f, frames)
             spec = spec.m  # type: ignore[attr-defined]
         elif t is _Done:
             if frames is None:
@@ -712,7 +718,9 @@ class _Loop(Spec[Any]):
 
 #: The loop step types (the combinators' ``_Step``) that can tell about themselves:
 #: ``step.reads(state)``, exactly how many more cards their loop reads before it
-#: finishes whatever the cards are (-1 when that depends on the cards); and
+#: finishes whatever the cards are (-1 when that depends on the cards);
+#: ``f.reads_after()``, the same for the rest of a bind whose function it is
+#: (``replicate``, ``sequence``); and
 #: ``step.sees()``, the user function through which alone the step looks at a card
 #: (None when it looks at the card itself), so that cards it maps to strictly equal
 #: values are the same card to it at every state.
@@ -749,6 +757,42 @@ class _LoopK:
 
 
 READ_REST = _Loop(None, _read_rest)
+
+_NO_LIMIT = float("inf")
+
+
+def fixed_reads(spec: Spec[Any]) -> int:
+    """Exactly how many cards ``spec`` looks at before it finishes, whatever they are,
+    or -1 when that depends on the cards (or is not known).
+
+    >>> from drawdsl import draw, draw_many, replicate, draw_until
+    >>> fixed_reads(replicate(3, draw_many(2)).map(len)), fixed_reads(draw_until(bool))
+    (6, -1)
+    """
+    total = 0
+    while True:
+        t = type(spec)
+        if t is _Done:
+            return total
+        if spec is _DRAW:
+            return total + 1
+        if t is _Loop:
+            step = spec.step  # type: ignore[attr-defined]
+            if type(step) not in STEP_TYPES:
+                return -1
+            n: int = step.reads(spec.state)  # type: ignore[attr-defined]
+            return -1 if n < 0 else total + n
+        if t is not _Bind:
+            return -1
+        f = spec.f  # type: ignore[attr-defined]
+        if type(f) in STEP_TYPES:
+            after: int = f.reads_after()
+            if after < 0:
+                return -1
+            total += after
+        elif type(f) is not _MapFn:
+            return -1
+        spec = spec.m  # type: ignore[attr-defined]
 
 
 def reads_rest(head: Spec[Any]) -> bool:

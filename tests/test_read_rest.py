@@ -29,7 +29,9 @@ from drawdsl import (
     draw_many,
     fail,
     loop,
+    replicate,
     sample,
+    sequence,
     standard_deck,
     witness,
 )
@@ -91,3 +93,28 @@ def test_a_user_loop_is_not_shortened() -> None:
     """Only combinators that declare how many cards they read are shortened."""
     spec = loop(0, lambda seen, card: fail() if seen == 99 else seen + 1)
     assert spec._expand(2) is not READ_REST
+
+
+def slow_replicate(n: int, spec: Spec[Any]) -> Spec[Any]:
+    """replicate as a user writes it with bind: never shortened."""
+    if n == 0:
+        return done(())
+    return spec.bind(lambda first: slow_replicate(n - 1, spec).map(lambda rest: (first, *rest)))
+
+
+def test_replicate_and_sequence_past_the_deck_answer_at_once() -> None:
+    for spec in (replicate(53, draw()), sequence([draw()] * 53), replicate(27, draw_many(2)),
+                 replicate(10**30, draw())):
+        dist = chances(spec, standard_deck())
+        assert dist.failure == 1 and dist.expected_draws == 52
+
+
+@given(decks, st.integers(0, 4), st.integers(0, 3))
+def test_replicate_matches_an_unshortened_bind(deck: Cards[str], n: int, size: int) -> None:
+    fast = (replicate(n, draw_many(size)) | done("short")).then(draw())
+    slow = (slow_replicate(n, slow_many(size)) | done("short")).then(draw())
+    got, want = chances(fast, deck), chances(slow, deck)
+    assert got == want and got.expected_draws == want.expected_draws
+    assert got == brute_force(fast, deck)
+    mixed = sequence([draw(), draw_many(size), draw().map(str)]) | draw()
+    assert chances(mixed, deck) == brute_force(mixed, deck)
