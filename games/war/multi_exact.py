@@ -22,9 +22,8 @@ from fractions import Fraction
 from drawdsl import Cards, Distribution, InvalidArgument, Spec, chances, draw_many
 from games.war.multi import check_players, deal_round_robin, play_multi, seat_name
 from games.war.rules import Rules, as_rules
-from games.war.sweep import deck as war_deck
 
-__all__ = ["ExactMulti", "exact_multi", "multi_spec"]
+__all__ = ["ExactMulti", "exact_multi", "multi_deck", "multi_spec"]
 
 
 class _PlayDeal:
@@ -55,10 +54,24 @@ def _check_rules(rules: Rules | str, what: str) -> Rules:
     return rules
 
 
+def multi_deck(ranks: int, suits: int, what: str = "multi_deck") -> Cards[int]:
+    """Ranks ``2 .. ranks+1``, ``suits`` of each: any size, since the deal need not be even.
+
+    >>> multi_deck(3, 1)
+    Cards({2: 1, 3: 1, 4: 1})
+    """
+    for name, value in (("ranks", ranks), ("suits", suits)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{what}: {name} must be an int, got {value!r}")
+        if value < 1:
+            raise InvalidArgument(f"{what}: {name} must be >= 1, got {value}")
+    return Cards({rank: suits for rank in range(2, ranks + 2)})
+
+
 def multi_spec(cards: Cards[int], players: int, rules: Rules | str = "standard") -> Spec[tuple[str, int | None]]:
     """The draw program of a whole game of ``players`` players on ``cards``.
 
-    >>> chances(multi_spec(war_deck(2, 2), 2), war_deck(2, 2))
+    >>> chances(multi_spec(multi_deck(2, 2), 2), multi_deck(2, 2))
     Distribution({('A', 2): 1/6, ('B', 2): 1/6, ('tie', 1): 1/3, ('tie', 3): 1/3})
     """
     rules = _check_rules(rules, "multi_spec")
@@ -123,7 +136,7 @@ def exact_multi(ranks: int = 3, suits: int = 2, players: int = 3, rules: Rules |
     Fraction(1, 1)
     """
     rules = _check_rules(rules, "exact_multi")
-    cards = war_deck(ranks, suits)
+    cards = multi_deck(ranks, suits, "exact_multi")
     players = check_players(players, len(cards), "exact_multi")
     outcomes = chances(multi_spec(cards, players, rules), cards, max_states=max_states)
     return ExactMulti(ranks, suits, players, rules, outcomes)
