@@ -21,7 +21,6 @@ from games.war.multi_exact import exact_multi
 from games.war.multi_simulate import simulate_multi
 from games.war.rules import DEUCE_RULES, GATHER_ORDERS, PRESETS, SHORT_WAR_RULES, Rules
 from games.war.simulate import simulate
-from games.war.sweep import deck as war_deck
 
 rule_sets = st.builds(
     lambda face_down, deuce, gather, short: Rules(
@@ -131,7 +130,10 @@ def test_deuce_beats_an_ace_but_not_a_nine() -> None:
     assert multi_battle([deque([14]), deque([14])], Rules(deuce_beats_ace="always"), top=14)[0] is None
 
 
-def brute_force(ranks: int, suits: int, players: int, rules: Rules | str) -> dict[tuple[str, int | None], Fraction]:
+Law = dict[tuple[str, int | None], Fraction]
+
+
+def brute_force(ranks: int, suits: int, players: int, rules: Rules | str) -> Law:
     """Play every distinct deal; each has the same probability."""
     cards = [rank for rank in range(2, ranks + 2) for _ in range(suits)]
     deals = set(itertools.permutations(cards))

@@ -283,7 +283,7 @@ def _count_deals(args: argparse.Namespace) -> int:
             f"{MAX_EXACT_DEALS:,}; exact full-game results are for small decks (for example "
             "--ranks 3 --suits 4): use `drawdsl war simulate`"
         )
-    return deals
+    return int(deals)
 
 
 def _exact_multi(args: argparse.Namespace, rules: Any, deals: int) -> int:

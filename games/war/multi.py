@@ -56,7 +56,6 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from string import ascii_uppercase
-from typing import Any
 
 from drawdsl import InvalidArgument
 from games.war.rules import Rules, as_rules
@@ -243,7 +242,8 @@ def _hands(hands: Iterable[Iterable[int]]) -> list[tuple[int, ...]]:
         for card in hand:
             if isinstance(card, bool) or not isinstance(card, int):
                 raise TypeError(
-                    f"play_multi: hand {seat_name(seat)} holds {card!r}; cards are integer ranks such as 2..14"
+                    f"play_multi: hand {seat_name(seat)} holds {card!r}; cards are integer ranks "
+                    "such as 2..14"
                 )
     if len(out) < 2:
         raise InvalidArgument(f"play_multi: War needs at least 2 hands, got {len(out)}")

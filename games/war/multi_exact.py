@@ -68,7 +68,8 @@ def multi_deck(ranks: int, suits: int, what: str = "multi_deck") -> Cards[int]:
     return Cards({rank: suits for rank in range(2, ranks + 2)})
 
 
-def multi_spec(cards: Cards[int], players: int, rules: Rules | str = "standard") -> Spec[tuple[str, int | None]]:
+def multi_spec(cards: Cards[int], players: int,
+               rules: Rules | str = "standard") -> Spec[tuple[str, int | None]]:
     """The draw program of a whole game of ``players`` players on ``cards``.
 
     >>> chances(multi_spec(multi_deck(2, 2), 2), multi_deck(2, 2))
