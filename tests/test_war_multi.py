@@ -194,3 +194,26 @@ def test_bad_players() -> None:
         play_multi([[2, 3]])
     with pytest.raises(InvalidArgument, match="shuffled"):
         exact_multi(3, 2, 3, Rules(gather="shuffled", detect_cycles=False, max_battles=10))
+
+
+@pytest.mark.parametrize("rules", ["standard", Rules(gather="as_played")])
+def test_a_cycle_is_the_first_repeated_position_and_never_ends(rules: Rules | str) -> None:
+    base = PRESETS[rules] if isinstance(rules, str) else rules
+    cycles = 0
+    for deal in sorted(set(itertools.permutations([2, 2, 3, 3, 4, 4, 5, 5]))):
+        hands = deal_round_robin(deal, 3)
+        game = play_multi(hands, base)
+        endless = play_multi(hands, base.but(detect_cycles=False, max_battles=500))
+        if game.winner != "cycle":
+            assert record(game) == record(endless)
+            continue
+        cycles += 1
+        assert endless.winner == "capped"
+        piles = [deque(hand) for hand in hands]
+        positions = [tuple(map(tuple, piles))]
+        for _ in range(game.battles):
+            multi_battle(piles, base, top=5)
+            positions.append(tuple(map(tuple, piles)))
+        assert positions[-1] in positions[:-1]
+        assert len(set(positions[:-1])) == len(positions) - 1
+    assert cycles > 0
