@@ -12,7 +12,9 @@ Fraction(53, 110)
 Modules: :mod:`~games.war.rules` (rules as data, presets), :mod:`~games.war.engine`
 (the rules engine), :mod:`~games.war.exact_game` (exact results), :mod:`~games.war.search`
 (deal search), :mod:`~games.war.simulate` and :mod:`~games.war.batch` (Monte Carlo,
-NumPy), :mod:`~games.war.plot` (matplotlib), :mod:`~games.war.sweep` (the sweep).
+NumPy), :mod:`~games.war.plot` (matplotlib), :mod:`~games.war.sweep` (the sweep);
+:mod:`~games.war.multi`, :mod:`~games.war.multi_exact` and :mod:`~games.war.multi_simulate`
+(three or more players).
 """
 
 from games.war.engine import Game, deal_hands, hand_features, play_game

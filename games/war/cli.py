@@ -31,6 +31,9 @@ _MAX_STATES = bounded_int(1, 50_000_000, "each state is kept in memory")
 MAX_SEARCH_SAMPLES = 10_000_000
 _SAMPLES = bounded_int(0, MAX_SEARCH_SAMPLES, "each deal is a whole game")
 _SUITS = bounded_int(1, MAX_SUITS, "no deck of War has that many cards of a rank")
+#: The most players ``war simulate`` and ``war exact`` seat (each needs a card).
+MAX_PLAYERS = 1_000
+_PLAYERS = bounded_int(2, MAX_PLAYERS, "each player needs a card")
 
 
 def _check_sweep_size(ranks: int, suits: int) -> None:
@@ -171,6 +174,8 @@ def _simulate(args: argparse.Namespace) -> int:
     from games.war.simulate import simulate
 
     rules = _rules(args)
+    if args.players != 2:
+        return _simulate_multi(args, rules)
     start = time.perf_counter()
     options: dict[str, Any] = dict(ranks=args.ranks, suits=args.suits,
                                    trace=args.plot is not None or args.trace_csv is not None,
@@ -232,12 +237,62 @@ def _print_rules(rules: Any) -> None:
     print(_wrapped(f"{rules.in_words()}.", first="rules: "))
 
 
-def _exact(args: argparse.Namespace) -> int:
+def _simulate_multi(args: argparse.Namespace, rules: Any) -> int:
+    """``war simulate --players M`` (M > 2): the reference engine, a tally of the winners."""
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    from games.war.multi import check_players
+    from games.war.multi_simulate import simulate_multi
+
+    check_players(args.players, args.ranks * args.suits, "war simulate --players")
+    for option, value in (("--csv", args.csv), ("--trace-csv", args.trace_csv), ("--plot", args.plot)):
+        if value is not None:
+            raise ValueError(f"war simulate: {option} is for two players; with --players "
+                             f"{args.players} the command prints the tally (add --json for numbers)")
+    if args.engine not in ("fast", "reference"):
+        raise ValueError(f"war simulate: --engine {args.engine} plays two players only; with --players "
+                         f"{args.players} games run on the reference engine (omit --engine)")
+    start = time.perf_counter()
+    options: dict[str, Any] = dict(players=args.players, ranks=args.ranks, suits=args.suits)
+    if args.workers > 1:
+        pool = ProcessPoolExecutor(max_workers=args.workers, initializer=_quiet_worker)
+        try:
+            tally = simulate_multi(args.games, rules, args.seed, executor=pool, **options)
+        except KeyboardInterrupt:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
+    else:
+        tally = simulate_multi(args.games, rules, args.seed, **options)
+    elapsed = time.perf_counter() - start
+    speed = args.games / elapsed if elapsed > 0 else float("inf")
+    mean = tally.mean_battles
+    if args.json:
+        print(json.dumps({
+            "games": args.games, "seed": args.seed, "ranks": args.ranks, "suits": args.suits,
+            "players": args.players, "workers": args.workers, "rules": rules.describe(),
+            "counts": {name: tally.counts.get(name, 0) for name in tally.outcomes()},
+            "mean_battles": None if mean is None else float(mean),
+            "games_per_second": speed,
+        }, indent=2))
+        return 0
+    print(f"War, {args.players} players, {args.games} games, {args.ranks} ranks x {args.suits} suits, "
+          f"seed {args.seed}")
+    print(f"rules: {rules.describe()}")
+    for name in tally.outcomes():
+        label = f"{name} wins" if len(name) == 1 or name.startswith("P") else name
+        print(f"  {label:<9} {tally.counts.get(name, 0):>10}  ({tally.share(name):.4f})")
+    if mean is not None:
+        print(f"  mean battles of a game that ends: {float(mean):.4f}")
+    print(f"{speed:,.0f} games per second ({args.workers} worker{'s' if args.workers > 1 else ''})")
+    return 0
+
+
+def _count_deals(args: argparse.Namespace) -> int:
+    """The distinct deals of the deck, or a clear error when there are too many."""
     from math import factorial
 
-    from games.war.exact_game import exact_game
-
-    rules = _rules(args)
     cards = args.ranks * args.suits
     # Checked on the deck size first: the factorial of an absurd size would never finish.
     deals = factorial(cards) // factorial(args.suits) ** args.ranks if cards <= 24 else None
@@ -248,6 +303,44 @@ def _exact(args: argparse.Namespace) -> int:
             f"{MAX_EXACT_DEALS:,}; exact full-game results are for small decks (for example "
             "--ranks 3 --suits 4): use `drawdsl war simulate`"
         )
+    return int(deals)
+
+
+def _exact_multi(args: argparse.Namespace, rules: Any, deals: int) -> int:
+    """``war exact --players M`` (M > 2): the exact law of the winner and of the length."""
+    from games.war.multi_exact import exact_multi
+
+    result = exact_multi(args.ranks, args.suits, args.players, rules, max_states=args.max_states)
+    mean = result.mean_battles
+    if args.json:
+        print(json.dumps({
+            "ranks": args.ranks, "suits": args.suits, "players": args.players, "rules": rules.describe(),
+            "winners": {name: fraction_text(p) for name, p in result.winners.items()},
+            "battles": {str(k): fraction_text(p) for k, p in result.battles.items()},
+            "mean_battles": None if mean is None else fraction_text(mean),
+        }, indent=2))
+        return 0
+    print(f"War, {args.players} players, every deal of {args.ranks} ranks x {args.suits} suits "
+          f"({deals:,} deals)")
+    print(f"rules: {rules.describe()}")
+    for name, p in result.winners.items():
+        label = f"P({name} wins)" if name not in ("tie", "cycle", "capped") else f"P({name})"
+        print(f"  {label:<13} = {fraction_text(p):>20}  ~ {float(p):.6f}")
+    if mean is not None:
+        print(f"  mean battles of a game that ends = {fraction_text(mean)} ~ {float(mean):.4f}")
+    print("  battles: " + ", ".join(f"{k}: {fraction_text(p)}" for k, p in result.battles.items()))
+    return 0
+
+
+def _exact(args: argparse.Namespace) -> int:
+    from games.war.exact_game import exact_game
+    from games.war.multi import check_players
+
+    rules = _rules(args)
+    check_players(args.players, args.ranks * args.suits, "war exact --players")
+    deals = _count_deals(args)
+    if args.players != 2:
+        return _exact_multi(args, rules, deals)
 
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     result = exact_game(args.ranks, args.suits, rules, max_states=args.max_states, progress=progress)
@@ -384,6 +477,8 @@ def _add_full_game_commands(war_sub: Any) -> None:
     sim.add_argument("--seed", type=_non_negative_int, default=0, help="random seed (default 0)")
     sim.add_argument("--ranks", type=_RANKS, default=13, help="number of ranks (default 13)")
     sim.add_argument("--suits", type=_SUITS, default=4, help="cards of each rank (default 4)")
+    sim.add_argument("--players", type=_PLAYERS, default=2,
+                     help="players at the table (default 2; more play on the reference engine)")
     sim.add_argument("--workers", type=bounded_int(1, MAX_WORKERS), default=1,
                      help=f"processes (default 1, at most {MAX_WORKERS})")
     sim.add_argument("--csv", type=output_file, metavar="FILE", help="write the per-game table as CSV")
@@ -405,6 +500,7 @@ def _add_full_game_commands(war_sub: Any) -> None:
     )
     exact.add_argument("--ranks", type=_RANKS, default=3, help="number of ranks (default 3)")
     exact.add_argument("--suits", type=_SUITS, default=4, help="cards of each rank (default 4)")
+    exact.add_argument("--players", type=_PLAYERS, default=2, help="players at the table (default 2)")
     exact.add_argument("--max-states", type=_MAX_STATES, default=5_000_000, help=argparse.SUPPRESS)
     exact.add_argument("--json", action="store_true",
                        help="print a JSON object (with the exact law of the number of battles)")
