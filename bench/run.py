@@ -205,7 +205,8 @@ def _time_text(m: Measurement) -> str:
     if m.timed_out is not None:
         return f"> {m.timed_out:g} s"
     if m.error:
-        return f"error ({m.error})"
+        text = m.error if len(m.error) <= 100 else m.error[:100].rsplit(" ", 1)[0] + " ..."
+        return f"error ({text})"
     best = m.best
     assert best is not None
     runs = len(m.times)
@@ -420,8 +421,8 @@ def main(argv: list[str] | None = None) -> int:
         description="drawdsl against icepool, lea and reference methods: a Markdown table on stdout.",
     )
     parser.add_argument("--json", metavar="FILE", help="also write the rows (and raw timings) to FILE")
-    parser.add_argument("--repeats", type=int, default=5,
-                        help="fresh-interpreter runs per formulation, best kept (default 5)")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="fresh-interpreter runs per formulation, best kept (default 3)")
     parser.add_argument("--timeout", type=float, default=120.0,
                         help="seconds before a peer run is killed (default 120)")
     parser.add_argument("--ours-timeout", type=float, default=300.0,
