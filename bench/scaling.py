@@ -1,7 +1,8 @@
 """Scaling rows: the War sweep on bigger decks, ours beside the counts-of-counts reference.
 
 Two series, r ranks x 4 suits (r = 13, 26, ..., 65) and 13 ranks x s suits
-(s = 5, ..., 10; s = 4 is the first point of the other series).  Each point is one
+(s = 6, 8, 10; s = 4 is the first point of the other series, odd s cannot be
+dealt into two equal piles).  Each point is one
 fresh-interpreter run per side (time) and one more under ``tracemalloc`` (peak
 memory, only when the timed run took at most ``MEMORY_RUN_MAX`` seconds).  A run
 past the timeout is killed and reported as "> T s"; the larger points of that
@@ -29,13 +30,14 @@ class Point:
     suits: int
     ours: Measurement | None = None
     reference: Measurement | None = None
-    skipped_ours: bool = False
-    skipped_reference: bool = False
+    skipped_ours: str = ""  # why the point was not run: "timeout" or "failed"
+    skipped_reference: str = ""
 
 
 POINTS: tuple[tuple[str, int, int], ...] = (
     *(("r x 4", r, 4) for r in (13, 26, 39, 52, 65)),
-    *(("13 x s", 13, s) for s in range(5, 11)),  # 13 x 4 is the first point of the other series
+    # 13 x 4 is the first point of the other series; odd s cannot be dealt into two piles.
+    *(("13 x s", 13, s) for s in (6, 8, 10)),
 )
 
 
@@ -52,13 +54,13 @@ def _impl(side: str, ranks: int, suits: int) -> Impl:
 def run_scaling(timeout: float) -> list[Point]:
     """Measure every point; a side that timed out skips the rest of its series."""
     points = []
-    given_up: set[tuple[str, str]] = set()
+    given_up: dict[tuple[str, str], str] = {}
     for series, ranks, suits in POINTS:
         point = Point(series, ranks, suits)
         _progress(f"scaling: War sweep {ranks} x {suits}")
         for side in ("ours", "reference"):
             if (series, side) in given_up:
-                setattr(point, f"skipped_{side}", True)
+                setattr(point, f"skipped_{side}", given_up[series, side])
                 continue
             impl = _impl(side, ranks, suits)
             m = measure(impl, repeats=1, timeout=timeout, quick=False, trace_memory=False)
@@ -70,16 +72,20 @@ def run_scaling(timeout: float) -> list[Point]:
                     m.memory_note = "not measured"
             elif m.best is not None:
                 m.memory_note = "not traced (slow)"
-            if m.timed_out is not None or m.error:
-                given_up.add((series, side))
+            if m.timed_out is not None:
+                given_up[series, side] = "timeout"
+            elif m.error:
+                given_up[series, side] = "failed"
             setattr(point, side, m)
         points.append(point)
     return points
 
 
-def _time(m: Measurement | None, skipped: bool, timeout: float) -> str:
+def _time(m: Measurement | None, skipped: str, timeout: float) -> str:
+    if skipped == "failed":
+        return "not run (a smaller deck of this series failed)"
     if skipped or m is None:
-        return f"> {timeout:g} s (not run: a smaller deck timed out or failed)"
+        return f"> {timeout:g} s (not run: a smaller deck timed out)"
     if m.timed_out is not None:
         return f"> {m.timed_out:g} s"
     if m.error:
@@ -105,13 +111,13 @@ def scaling_markdown(points: list[Point], timeout: float) -> str:
         if p.ours and p.reference and p.ours.best is not None and p.reference.best is not None:
             ratio = f"{p.ours.best / p.reference.best:.3g}"
         elif p.ours and p.ours.best is not None and (
-            p.skipped_reference or (p.reference and p.reference.timed_out)
+            p.skipped_reference == "timeout" or (p.reference and p.reference.timed_out)
         ):
             ratio = f"< {p.ours.best / timeout:.3g}"
         elif p.reference and p.reference.best is not None and (
-            p.skipped_ours or (p.ours and (p.ours.timed_out or p.ours.error))
+            p.skipped_ours == "timeout" or (p.ours and p.ours.timed_out)
         ):
-            ratio = "—" if p.ours and p.ours.error else f"> {timeout / p.reference.best:.3g}"
+            ratio = f"> {timeout / p.reference.best:.3g}"
         same = "—"
         if p.ours and p.reference and p.ours.answer is not None and p.reference.answer is not None:
             same = "yes" if _same(p.ours.answer, p.reference.answer, "exact") else "NO"
