@@ -28,7 +28,8 @@ class Impl:
     ``unavailable`` is the reason a peer cannot ask it (the row then reads "n/a").
     ``slow`` formulations are skipped by ``--quick``; ``target=False`` keeps an
     informative formulation out of the targets.  ``warmup`` ("module:function") runs
-    before the clock starts, to pay the library's one-time costs.
+    before the clock starts, to pay the library's one-time costs.  ``args`` are
+    integers the function is called with (the scaling points).
     """
 
     key: str
@@ -41,6 +42,7 @@ class Impl:
     slow: bool = False
     target: bool = True
     warmup: str = ""
+    args: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,9 @@ CASES: tuple[Case, ...] = (
                   "bench.ours:poker_categories_one_spec", slow=True, target=False),
         ),
         peers=(
+            _icepool("poker.icepool.split", "icepool split like ours: small-state rank evaluator on 13 ranks "
+                     "x 4, suit deal, straights of 5 distinct ranks x 4",
+                     "bench.peers:icepool_poker_split", "unordered"),
             _icepool("poker.icepool", "icepool `MultisetEvaluator` on `Deck(52 cards).deal(5)`",
                      "bench.peers:icepool_poker", "unordered"),
             _reference("poker.brute", "brute force over `itertools.combinations(range(52), 5)`",
@@ -163,16 +168,83 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         key="war",
-        title="War: P(A wins all 26 turns) on 52 cards",
+        title="War: P(A wins all 26 turns) on 52 cards (13 ranks x 4)",
         ours=(
             _ours("war.ours", "`games.war.sweep_probability()` (exact, symmetric mode)",
                   "bench.ours:war_sweep"),
         ),
         peers=(
-            _reference("war.reference", "abstract deck (sorted per-rank counts), floats, memoized",
-                       "bench.reference:war_sweep_abstract_deck"),
+            _reference("war.counts", "forward pass over counts of counts, integer path counts",
+                       "bench.reference:war_13x4"),
         ),
-        compare="float",
+    ),
+    Case(
+        key="war26x4",
+        title="War sweep, 26 ranks x 4 (104 cards)",
+        ours=(
+            _ours("war26x4.ours", "`games.war.sweep_probability(26, 4)`", "bench.ours:war_sweep_26x4"),
+        ),
+        peers=(
+            _reference("war26x4.counts", "forward pass over counts of counts, integer path counts",
+                       "bench.reference:war_26x4"),
+        ),
+    ),
+    Case(
+        key="war13x8",
+        title="War sweep, 13 ranks x 8 (104 cards)",
+        ours=(
+            _ours("war13x8.ours", "`games.war.sweep_probability(13, 8)`", "bench.ours:war_sweep_13x8"),
+        ),
+        peers=(
+            _reference("war13x8.counts", "forward pass over counts of counts, integer path counts",
+                       "bench.reference:war_13x8"),
+        ),
+    ),
+    Case(
+        key="noadj",
+        title="No two neighbouring cards share a rank (52 cards)",
+        ours=(
+            _ours("noadj.ours", "`loop((cards left, last rank), step)` on `deck.map(rank name)`",
+                  "bench.ours:no_adjacent_rank"),
+        ),
+        peers=(
+            _reference("noadj.counts", "memoized recursion over counts of counts and the last rank's count",
+                       "bench.reference:no_adjacent_13x4"),
+        ),
+    ),
+    Case(
+        key="shared13",
+        title="Cards drawn until two share a rank, 13 ranks x 4",
+        ours=(
+            _ours("shared13.ours", "`loop(frozenset(), step)` (the ranks seen) on `deck.map(rank name)`",
+                  "bench.ours:shared_rank_13"),
+        ),
+        peers=(
+            _reference("shared13.product", "product formula in Fractions", "bench.reference:shared_rank_13"),
+        ),
+    ),
+    Case(
+        key="shared52",
+        title="Cards drawn until two share a rank, 52 ranks x 4 (208 cards)",
+        ours=(
+            _ours("shared52.ours", "the same loop on 52 ranks x 4", "bench.ours:shared_rank_52"),
+        ),
+        peers=(
+            _reference("shared52.product", "product formula in Fractions", "bench.reference:shared_rank_52"),
+        ),
+    ),
+    Case(
+        key="suitrun",
+        title="The longest run of one suit in the first 13 cards",
+        ours=(
+            _ours("suitrun.ours", "`loop((drawn, last suit, run, best), step)` on `deck.map(suit)`",
+                  "bench.ours:longest_suit_run"),
+        ),
+        peers=(
+            _reference("suitrun.forward",
+                       "forward pass over (last suit's count, sorted other counts, run, best)",
+                       "bench.reference:longest_suit_run_13"),
+        ),
     ),
     Case(
         key="penney",
@@ -182,7 +254,10 @@ CASES: tuple[Case, ...] = (
                   "bench.ours:penney_all_pairs"),
         ),
         peers=(
-            _icepool("penney.icepool", 'icepool `map(step, state, flip, repeat="inf")`',
+            _icepool("penney.icepool.automaton",
+                     'icepool `Die.map(step, repeat="inf")` over the minimal pattern automaton',
+                     "bench.peers:icepool_penney_automaton", "stateful"),
+            _icepool("penney.icepool", 'icepool `map(step, state, flip, repeat="inf")`, state = last 3 flips',
                      "bench.peers:icepool_penney_all_pairs", "stateful"),
         ),
     ),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from drawdsl import Card, chance, chances, coin, done, fail, loop, standard_deck
+from drawdsl import Card, Cards, chance, chances, coin, done, fail, loop, standard_deck
 from drawdsl.examples import ace_within, aces_deck, flush
 from games.war import sweep_probability
 
@@ -26,6 +26,13 @@ __all__ = [
     "rbr_first_position",
     "war_sweep",
     "penney_all_pairs",
+    "war_sweep_sized",
+    "war_sweep_26x4",
+    "war_sweep_13x8",
+    "no_adjacent_rank",
+    "shared_rank_13",
+    "shared_rank_52",
+    "longest_suit_run",
 ]
 
 #: C(52, 5): the number of 5-card hands.
@@ -252,3 +259,92 @@ def penney_all_pairs() -> dict[str, Fraction]:
             if a != b:
                 result[f"{a}>{b}"] = chances(loop("", _Race(a, b)), coin())[a]
     return result
+
+
+# --------------------------------------------------------------------------- 5b. War sweep, other decks
+
+
+def war_sweep_sized(ranks: int, suits: int) -> Fraction:
+    """games.war.sweep_probability(ranks, suits) (the scaling rows)."""
+    return sweep_probability(ranks, suits)
+
+
+def war_sweep_26x4() -> Fraction:
+    """games.war.sweep_probability(26, 4)."""
+    return sweep_probability(26, 4)
+
+
+def war_sweep_13x8() -> Fraction:
+    """games.war.sweep_probability(13, 8)."""
+    return sweep_probability(13, 8)
+
+
+# --------------------------------------------------------------------------- 7. no adjacent rank
+
+
+def _rank_name(card: Card) -> str:
+    return f"r{card.rank}"
+
+
+def _no_adjacent(state: tuple[int, str | None], rank: str) -> object:
+    """State: (cards still to draw, the last rank); the same rank twice in a row fails."""
+    left, previous = state
+    if rank == previous:
+        return fail()
+    return done(True) if left == 1 else (left - 1, rank)
+
+
+def no_adjacent_rank() -> Fraction:
+    """P(no two neighbouring cards of a shuffled deck share a rank): a loop on the deck mapped to ranks."""
+    return chance(loop((52, None), _no_adjacent), standard_deck().map(_rank_name))
+
+
+# --------------------------------------------------------------------------- 8. until a rank repeats
+
+
+def _until_repeat(seen: frozenset[str], rank: str) -> object:
+    """State: the ranks seen; finish with the number of cards drawn when one comes again."""
+    if rank in seen:
+        return done(len(seen) + 1)
+    return seen | {rank}
+
+
+def _shared_rank(ranks: int) -> dict[str, Fraction]:
+    deck = Cards({f"r{r}": 4 for r in range(ranks)})
+    dist = chances(loop(frozenset(), _until_repeat), deck)
+    return {str(k): p for k, p in dist.items()}
+
+
+def shared_rank_13() -> dict[str, Fraction]:
+    """Cards drawn until two share a rank, 13 ranks x 4 (the standard deck mapped to ranks)."""
+    return _shared_rank(13)
+
+
+def shared_rank_52() -> dict[str, Fraction]:
+    """The same on a deck of 52 ranks x 4 (208 cards)."""
+    return _shared_rank(52)
+
+
+# --------------------------------------------------------------------------- 9. longest same-suit run
+
+
+SUIT_RUN_CARDS = 13
+
+
+class _LongestRun:
+    """Draw ``n`` cards; finish with the longest run of one suit."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __call__(self, state: tuple[int, str | None, int, int], suit: str) -> object:
+        drawn, last, run, best = state
+        run = run + 1 if suit == last else 1
+        best = max(best, run)
+        return done(best) if drawn + 1 == self.n else (drawn + 1, suit, run, best)
+
+
+def longest_suit_run() -> dict[str, Fraction]:
+    """The longest run of one suit in the first 13 cards: a loop on the deck mapped to suits."""
+    dist = chances(loop((0, None, 0, 0), _LongestRun(SUIT_RUN_CARDS)), standard_deck().map(_suit))
+    return {str(k): p for k, p in dist.items()}

@@ -34,6 +34,8 @@ __all__ = [
     "icepool_poker",
     "icepool_rbr_markov",
     "icepool_penney_all_pairs",
+    "icepool_poker_split",
+    "icepool_penney_automaton",
 ]
 
 _ACES = {True: 4, False: 48}
@@ -239,5 +241,136 @@ def icepool_penney_all_pairs() -> dict[str, Fraction]:
                 return (state + side)[-3:]
 
             die = icepool.map(step, icepool.Die([""]), flip, repeat="inf")
+            result[f"{a}>{b}"] = Fraction(die.probability(a))
+    return result
+
+
+# --------------------------------------------------------------------------- 3b. poker, split like ours
+
+
+def _poker_split_evaluators() -> tuple[Any, Any]:
+    """Two small-state ``MultisetEvaluator``s over ranks seen in ascending order.
+
+    ``RankShape`` keeps only the multiplicities (sorted) and the lowest, second
+    highest and highest rank: enough for every rank category, including the wheel
+    A-2-3-4-5, with far fewer states than the ranks themselves.  ``StraightKind``
+    does the same on a deal of 5 distinct ranks.
+    """
+    import icepool
+
+    class RankShape(icepool.MultisetEvaluator):  # type: ignore[misc]
+        def initial_state(self, order: Any, outcomes: Any, *sizes: Any) -> Hashable:
+            if order != icepool.Order.Ascending:
+                raise icepool.UnsupportedOrder()
+            return ((), 0, 0, 0)
+
+        def next_state(self, state: Any, order: Any, outcome: Any, count: int) -> Hashable:
+            if not count:
+                return state  # type: ignore[no-any-return]
+            counts, low, _, high = state
+            return (tuple(sorted((*counts, count), reverse=True)), low or outcome, high, outcome)
+
+        def final_outcome(self, state: Any, *args: Any) -> str:
+            counts, low, second, high = state
+            if counts[0] == 4:
+                return "four of a kind"
+            if counts == (3, 2):
+                return "full house"
+            if counts[0] == 3:
+                return "three of a kind"
+            if counts == (2, 2, 1):
+                return "two pair"
+            if counts[0] == 2:
+                return "one pair"
+            if high - low == 4 or (low, second, high) == (2, 5, 14):
+                return "straight"
+            return "high card"
+
+    class StraightKind(icepool.MultisetEvaluator):  # type: ignore[misc]
+        def initial_state(self, order: Any, outcomes: Any, *sizes: Any) -> Hashable:
+            if order != icepool.Order.Ascending:
+                raise icepool.UnsupportedOrder()
+            return (0, 0, 0)
+
+        def next_state(self, state: Any, order: Any, outcome: Any, count: int) -> Hashable:
+            if not count:
+                return state  # type: ignore[no-any-return]
+            low, _, high = state
+            return (low or outcome, high, outcome)
+
+        def final_outcome(self, state: Any, *args: Any) -> str:
+            low, second, high = state
+            if low == 10:
+                return "royal flush"
+            if high - low == 4 or (low, second, high) == (2, 5, 14):
+                return "straight flush"
+            return "no"
+
+    return RankShape(), StraightKind()
+
+
+def icepool_poker_split() -> dict[str, Fraction]:
+    """The 10 categories split the way ours is: ranks on a 13-rank deck (4 of each), a suit
+    deal for flushes, straight flushes from 5 of 13 distinct ranks (times 4 suits)."""
+    import icepool
+
+    ranks = range(2, 15)
+    rank_shape, straight_kind = _poker_split_evaluators()
+    shape = rank_shape.evaluate(icepool.Deck(ranks, times=4).deal(5))
+    total = shape.denominator()
+    flushes = icepool.Deck(_SUITS, times=13).deal(5).largest_count().quantity(5)
+    straights = straight_kind.evaluate(icepool.Deck(ranks).deal(5))
+    royal, straight_flush = 4 * straights.quantity("royal flush"), 4 * straights.quantity("straight flush")
+    plain_flush = flushes - royal - straight_flush
+    counts = {
+        "royal flush": royal,
+        "straight flush": straight_flush,
+        "four of a kind": shape.quantity("four of a kind"),
+        "full house": shape.quantity("full house"),
+        "flush": plain_flush,
+        "straight": shape.quantity("straight") - royal - straight_flush,
+        "three of a kind": shape.quantity("three of a kind"),
+        "two pair": shape.quantity("two pair"),
+        "one pair": shape.quantity("one pair"),
+        "high card": shape.quantity("high card") - plain_flush,
+    }
+    return {category: Fraction(count, total) for category, count in counts.items()}
+
+
+# --------------------------------------------------------------------------- 6b. Penney, the automaton
+
+
+def _automaton_move(a: str, b: str, state: str, side: str) -> str:
+    """The longest suffix of ``state + side`` that is a prefix of ``a`` or ``b`` (or a winner)."""
+    s = state + side
+    if s.endswith(a):
+        return a
+    if s.endswith(b):
+        return b
+    while s and not (a.startswith(s) or b.startswith(s)):
+        s = s[1:]
+    return s
+
+
+def icepool_penney_automaton() -> dict[str, Fraction]:
+    """The 56 races as absorbing chains over the minimal pattern automaton: a unary step
+    returning a ``Die`` of next states (a winner maps to itself), ``Die.map(step, repeat="inf")``."""
+    import itertools
+
+    import icepool
+
+    patterns = ["".join(p) for p in itertools.product("HT", repeat=3)]
+    result: dict[str, Fraction] = {}
+    for a in patterns:
+        for b in patterns:
+            if a == b:
+                continue
+
+            def step(state: str, a: str = a, b: str = b) -> Any:
+                if state in (a, b):
+                    return state
+                return icepool.Die([_automaton_move(a, b, state, "H"), _automaton_move(a, b, state, "T")])
+
+            die = icepool.Die([""]).map(step, repeat="inf")
             result[f"{a}>{b}"] = Fraction(die.probability(a))
     return result

@@ -3,18 +3,35 @@
 * :func:`poker_brute_force`: every one of the 2,598,960 five-card hands.
 * :func:`rbr_recursion`: a memoized recursion over (reds left, blacks left, automaton state).
 * :func:`war_sweep_abstract_deck`: Norvig's "abstract deck" for War, in floats.
+* :func:`war_sweep_counts_of_counts`: War exactly, a forward pass over counts of counts.
+* :func:`no_adjacent_rank_counts_of_counts`: no equal neighbours, memoized over counts of counts.
+* :func:`shared_rank_product`: cards until a rank repeats, a product formula.
+* :func:`longest_suit_run_forward`: the longest same-suit run, a forward pass over sorted counts.
+
+Each is checked against a brute force over every deal of small decks in
+``tests/test_bench_references.py``.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
+from collections.abc import Iterable
 from fractions import Fraction
 from functools import cache
 
 from bench.peers import _category
 
-__all__ = ["poker_brute_force", "rbr_recursion", "war_sweep_abstract_deck"]
+__all__ = [
+    "poker_brute_force",
+    "rbr_recursion",
+    "war_sweep_abstract_deck",
+    "war_sweep_counts_of_counts",
+    "no_adjacent_rank_counts_of_counts",
+    "shared_rank_product",
+    "longest_suit_run_forward",
+]
 
 
 # --------------------------------------------------------------------------- 3. poker, brute force
@@ -120,3 +137,168 @@ def war_sweep_abstract_deck(ranks: int = 13, suits: int = 4) -> float:
         return total
 
     return sweep(tuple([suits] * ranks))
+
+
+# --------------------------------------------------------------------------- counts of counts
+
+
+def _shape(counts: Iterable[int], suits: int) -> tuple[int, ...]:
+    """Counts of counts: entry ``k - 1`` is how many ranks have ``k`` cards left."""
+    shape = [0] * suits
+    for c in counts:
+        if c:
+            shape[c - 1] += 1
+    return tuple(shape)
+
+
+def war_sweep_counts_of_counts(ranks: int = 13, suits: int = 4) -> Fraction:
+    """P(A wins every turn of War), exactly: a forward pass over counts of counts.
+
+    The state after each turn is how many ranks have k cards left (k = 1..suits),
+    with the integer number of ordered card sequences that reach it; a turn takes
+    A's card and B's card of different ranks.  Both orders of a non-tied pair lead
+    to the same state, and exactly one of them is A's win, so the sweep counts are
+    the tie-free counts halved at every turn: ``P = tie-free / (N! 2^turns)``.
+    """
+    n = ranks * suits
+    turns = n // 2
+    layer: dict[tuple[int, ...], int] = {_shape([suits] * ranks, suits): 1}
+    for _ in range(turns):
+        nxt: dict[tuple[int, ...], int] = {}
+        for shape, ways in layer.items():
+            present = [k for k in range(suits) if shape[k]]
+            for x, i in enumerate(present):
+                mi = shape[i]
+                for j in present[x:]:
+                    if i == j:
+                        if mi < 2:
+                            continue
+                        w = (i + 1) * (i + 1) * mi * (mi - 1)  # ordered pairs of two ranks of class i
+                    else:
+                        w = 2 * (i + 1) * mi * (j + 1) * shape[j]  # both orders
+                    after = list(shape)
+                    after[i] -= 1
+                    after[j] -= 1
+                    if i:
+                        after[i - 1] += 1
+                    if j:
+                        after[j - 1] += 1
+                    key = tuple(after)
+                    nxt[key] = nxt.get(key, 0) + ways * w
+        layer = nxt
+    tie_free = sum(layer.values())
+    return Fraction(tie_free, math.factorial(n) * 2**turns)
+
+
+def no_adjacent_rank_counts_of_counts(ranks: int = 13, suits: int = 4) -> Fraction:
+    """P(no two neighbouring cards share a rank) in a shuffled deck: a memoized recursion.
+
+    ``arrangements(shape, last)`` counts the orders of the cards left (``shape``:
+    counts of counts) with no equal neighbours whose first card is not of the rank
+    just played, which has ``last`` cards left (0: none, or no card played yet).
+    """
+
+    @cache
+    def arrangements(shape: tuple[int, ...], last: int) -> int:
+        if not any(shape):
+            return 1
+        total = 0
+        for k in range(1, suits + 1):
+            m = shape[k - 1] - (k == last)
+            if m <= 0:
+                continue
+            after = list(shape)
+            after[k - 1] -= 1
+            if k > 1:
+                after[k - 2] += 1
+            total += k * m * arrangements(tuple(after), k - 1)
+        return total
+
+    n = ranks * suits
+    return Fraction(arrangements(_shape([suits] * ranks, suits), 0), math.factorial(n))
+
+
+def shared_rank_product(ranks: int = 13, suits: int = 4) -> dict[str, Fraction]:
+    """The number of cards drawn when a rank first repeats: a product formula in Fractions.
+
+    ``P(the first k cards have distinct ranks)`` is the product of ``suits (ranks - i)
+    / (n - i)`` for ``i < k``; the next card repeats one of the k ranks seen with
+    chance ``k (suits - 1) / (n - k)``.
+    """
+    n = ranks * suits
+    result: dict[str, Fraction] = {}
+    distinct = Fraction(1)
+    for k in range(1, ranks + 1):
+        distinct *= Fraction(suits * (ranks - k + 1), n - k + 1)
+        repeat = distinct * Fraction(k * (suits - 1), n - k)
+        if repeat:
+            result[str(k + 1)] = repeat
+    return result
+
+
+def longest_suit_run_forward(cards: int = 13, suits: int = 4, per_suit: int = 13) -> dict[str, Fraction]:
+    """The longest run of one suit among the first ``cards`` cards: a forward pass over states.
+
+    State: (cards left of the last card's suit, the other suits' counts sorted, the
+    current run, the longest so far), with integer numbers of ordered sequences;
+    which suit is which does not matter, so the counts are sorted.
+    """
+    layer: dict[tuple[int, tuple[int, ...], int, int], int] = {(per_suit, (per_suit,) * (suits - 1), 0, 0): 1}
+    first = True
+    for _ in range(cards):
+        nxt: dict[tuple[int, tuple[int, ...], int, int], int] = {}
+        for (mine, others, run, best), ways in layer.items():
+            if first:
+                # No suit played yet: every card starts a run (the suits are alike).
+                key = (per_suit - 1, (per_suit,) * (suits - 1), 1, 1)
+                nxt[key] = nxt.get(key, 0) + ways * per_suit * suits
+                continue
+            if mine:  # the same suit again
+                key = (mine - 1, others, run + 1, max(best, run + 1))
+                nxt[key] = nxt.get(key, 0) + ways * mine
+            for x, c in enumerate(others):  # another suit; equal counts are taken together
+                if not c or (x and others[x - 1] == c):
+                    continue
+                same = others.count(c)
+                rest = list(others)
+                rest[x] = mine
+                key = (c - 1, tuple(sorted(rest)), 1, max(best, 1))
+                nxt[key] = nxt.get(key, 0) + ways * c * same
+        layer = nxt
+        first = False
+    total = math.perm(suits * per_suit, cards)
+    result: dict[str, Fraction] = {}
+    for (_, _, _, best), ways in layer.items():
+        result[str(best)] = result.get(str(best), Fraction(0)) + Fraction(ways, total)
+    return result
+
+
+# --------------------------------------------------------------------------- no-argument forms for the runner
+
+
+def war_13x4() -> Fraction:
+    return war_sweep_counts_of_counts(13, 4)
+
+
+def war_26x4() -> Fraction:
+    return war_sweep_counts_of_counts(26, 4)
+
+
+def war_13x8() -> Fraction:
+    return war_sweep_counts_of_counts(13, 8)
+
+
+def no_adjacent_13x4() -> Fraction:
+    return no_adjacent_rank_counts_of_counts(13, 4)
+
+
+def shared_rank_13() -> dict[str, Fraction]:
+    return shared_rank_product(13, 4)
+
+
+def shared_rank_52() -> dict[str, Fraction]:
+    return shared_rank_product(52, 4)
+
+
+def longest_suit_run_13() -> dict[str, Fraction]:
+    return longest_suit_run_forward(13)

@@ -1,6 +1,6 @@
 """Run one formulation once, in this (fresh) interpreter, and write what happened as JSON.
 
-    python -m bench.worker MODULE:FUNCTION OUT.json [--needs m1,m2] [--warmup M:F] [--memory]
+    python -m bench.worker MODULE:FUNCTION OUT.json [--needs m1,m2] [--warmup M:F] [--memory] [--args 26,4]
 
 The modules in ``--needs`` are imported, and the ``--warmup`` function (a tiny
 unrelated question, see :mod:`bench.warmup`) is run, before the clock starts: import
@@ -44,9 +44,9 @@ def decode(data: dict[str, Any]) -> Fraction | float | dict[str, Fraction]:
     return {k: Fraction(v) for k, v in data["distribution"].items()}
 
 
-def _resolve(target: str) -> Callable[[], object]:
+def _resolve(target: str) -> Callable[..., object]:
     module_name, _, name = target.partition(":")
-    function: Callable[[], object] = getattr(importlib.import_module(module_name), name)
+    function: Callable[..., object] = getattr(importlib.import_module(module_name), name)
     return function
 
 
@@ -57,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--needs", default="", help="comma-separated modules to import first")
     parser.add_argument("--warmup", default="", help="module:function to call before the clock starts")
     parser.add_argument("--memory", action="store_true", help="record the tracemalloc peak")
+    parser.add_argument("--args", default="", help="comma-separated integers to call the function with")
     args = parser.parse_args(argv)
+    call_args = [int(a) for a in args.args.split(",") if a]
 
     for module in filter(None, args.needs.split(",")):
         importlib.import_module(module)
@@ -69,12 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.memory:
             tracemalloc.start()
-            answer = function()
+            answer = function(*call_args)
             result["peak_bytes"] = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
         else:
             start = time.perf_counter()
-            answer = function()
+            answer = function(*call_args)
             result["seconds"] = time.perf_counter() - start
         result["answer"] = encode(answer)
     except Exception as error:  # reported in the table, never raised

@@ -152,15 +152,16 @@ def test_expected_draws_on_a_finite_deck() -> None:
 
 
 @pytest.mark.parametrize(("a", "b"), [("HHT", "THT"), ("HTHT", "THHH"), ("HHTTH", "TTHHT")])
-def test_both_linear_solvers_agree(a: str, b: str) -> None:
-    """Dense Fraction Gauss-Jordan (small graphs) and sympy's sparse rref (large ones)."""
+@pytest.mark.parametrize("lump", [True, False])
+def test_both_linear_solvers_agree(a: str, b: str, lump: bool) -> None:
+    """Sparse integer elimination and sympy's sparse rref, with and without lumping."""
     from drawdsl.cyclic import solve_chain
 
     spec = race(a, b)
-    dense = solve_chain(spec, coin(), max_states=10_000, small=10_000)
-    sparse = solve_chain(spec, coin(), max_states=10_000, small=0)
-    assert dense == sparse and dense.expected_draws == sparse.expected_draws
-    assert dense[a] == conway_first_wins(a, b, FAIR)
+    ours = solve_chain(spec, coin(), max_states=10_000, method="sparse", lump=lump)
+    sympy = solve_chain(spec, coin(), max_states=10_000, method="sympy", lump=lump)
+    assert ours == sympy and ours.expected_draws == sympy.expected_draws
+    assert ours[a] == conway_first_wins(a, b, FAIR)
 
 
 def test_a_large_sparse_chain() -> None:

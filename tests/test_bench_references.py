@@ -1,0 +1,91 @@
+"""The bench's hand-written references against a brute force over every deal of small decks.
+
+A bench row is only honest if its peer answers the same question: each reference is
+checked here on decks small enough to enumerate, and the runner compares it with
+ours at full size in every run.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from bench.reference import (
+    longest_suit_run_forward,
+    no_adjacent_rank_counts_of_counts,
+    shared_rank_product,
+    war_sweep_counts_of_counts,
+)
+from games.war import sweep_probability
+
+DECKS = [(2, 2), (3, 2), (2, 4), (4, 2), (3, 4), (5, 2), (2, 3), (3, 3)]
+
+
+def deals(ranks: int, suits: int) -> list[tuple[int, ...]]:
+    """Every distinct order of ``suits`` cards of each of ``ranks`` ranks."""
+    found: list[tuple[int, ...]] = []
+
+    def extend(prefix: list[int], left: list[int]) -> None:
+        if not any(left):
+            found.append(tuple(prefix))
+            return
+        for rank, n in enumerate(left):
+            if n:
+                left[rank] -= 1
+                prefix.append(rank)
+                extend(prefix, left)
+                prefix.pop()
+                left[rank] += 1
+
+    extend([], [suits] * ranks)
+    return found
+
+
+@pytest.mark.parametrize(("ranks", "suits"), [d for d in DECKS if d[0] * d[1] % 2 == 0])
+def test_war_sweep_counts_of_counts(ranks: int, suits: int) -> None:
+    every = deals(ranks, suits)
+    wins = sum(all(d[2 * t] > d[2 * t + 1] for t in range(len(d) // 2)) for d in every)
+    assert war_sweep_counts_of_counts(ranks, suits) == Fraction(wins, len(every))
+
+
+def test_war_sweep_counts_of_counts_agrees_with_the_game_module() -> None:
+    assert war_sweep_counts_of_counts(13, 4) == sweep_probability(13, 4)
+
+
+@pytest.mark.parametrize(("ranks", "suits"), DECKS)
+def test_no_adjacent_rank(ranks: int, suits: int) -> None:
+    every = deals(ranks, suits)
+    good = sum(all(a != b for a, b in itertools.pairwise(d)) for d in every)
+    assert no_adjacent_rank_counts_of_counts(ranks, suits) == Fraction(good, len(every))
+
+
+@pytest.mark.parametrize(("ranks", "suits"), DECKS)
+def test_shared_rank(ranks: int, suits: int) -> None:
+    every = deals(ranks, suits)
+    tally: dict[str, Fraction] = {}
+    for d in every:
+        seen: set[int] = set()
+        for i, rank in enumerate(d):
+            if rank in seen:
+                tally[str(i + 1)] = tally.get(str(i + 1), Fraction(0)) + Fraction(1, len(every))
+                break
+            seen.add(rank)
+    assert shared_rank_product(ranks, suits) == tally
+
+
+@pytest.mark.parametrize(("suits", "per_suit"), DECKS)
+def test_longest_suit_run(suits: int, per_suit: int) -> None:
+    every = deals(suits, per_suit)
+    for cards in range(1, suits * per_suit + 1):
+        tally: dict[str, Fraction] = {}
+        for d in every:
+            best = run = 0
+            last = None
+            for suit in d[:cards]:
+                run = run + 1 if suit == last else 1
+                best = max(best, run)
+                last = suit
+            tally[str(best)] = tally.get(str(best), Fraction(0)) + Fraction(1, len(every))
+        assert longest_suit_run_forward(cards, suits, per_suit) == tally
