@@ -40,7 +40,15 @@ from drawdsl.distribution import Distribution
 from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, StateLimitExceeded, add_note
 from drawdsl.frames import FRAME_KEYS
 from drawdsl.keys import strict_key
-from drawdsl.reductions import CardIndex, StateGraph, head_support, normal, prove_lumping, prove_symmetry
+from drawdsl.reductions import (
+    CardIndex,
+    StateGraph,
+    head_support,
+    normal,
+    proof_budget,
+    prove_lumping,
+    prove_symmetry,
+)
 from drawdsl.sources import Weighted
 from drawdsl.spec import STEP_TYPES, Spec, _Any, _Done, _Draw, _LoopK, _spec_or_raise, reads_rest, whnf
 
@@ -573,7 +581,7 @@ def _evaluate_reduced(
     def prove() -> None:
         """Prove the reductions over the whole state graph, and use what holds."""
         nonlocal classes, checked, sym
-        graph = StateGraph(spec, cards, n)
+        graph = StateGraph(spec, cards, n, proof_budget(max_states))
         proven = prove_lumping(spec, cards, classes, n, graph=graph) if lump else singles
         if proven is None:
             log.proof = "lumping not proven: the state graph is too big to explore or the spec raised"

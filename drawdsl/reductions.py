@@ -65,8 +65,19 @@ from drawdsl.spec import (
 
 __all__ = ["CardIndex", "StateGraph", "SymmetryProof", "prove_lumping", "prove_symmetry", "rename_spec"]
 
-#: Step calls the symmetry proof may spend before it gives up (the evaluation goes on without it).
+#: Step calls a proof may spend at least before it gives up (the evaluation goes on without it).
 PROOF_BUDGET = 20_000
+
+
+def proof_budget(max_states: int) -> int:
+    """The step calls a proof may spend when the evaluation may keep ``max_states`` live
+    states: a tenth of that (an evaluation that big asks the spec at least as often),
+    and never less than :data:`PROOF_BUDGET`.
+
+    >>> proof_budget(1_000_000), proof_budget(1_000)
+    (100000, 20000)
+    """
+    return max(PROOF_BUDGET, max_states // 10)
 
 
 class _CannotRename(Exception):

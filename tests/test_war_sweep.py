@@ -168,3 +168,11 @@ def test_a_single_rank_never_sweeps() -> None:
     )
     data = json.loads(out.stdout)
     assert data["probability"] == "0/1" and data["games_per_sweep"] is None
+
+
+def test_the_26_rank_sweep_is_proven_and_agrees_with_counts_of_counts() -> None:
+    """Its symmetry proof needs more spec calls than the old fixed budget allowed (so
+    it used to stop at the state limit); the budget now grows with max_states."""
+    from bench.reference import war_sweep_counts_of_counts
+
+    assert sweep_probability(26, 4) == war_sweep_counts_of_counts(26, 4)
