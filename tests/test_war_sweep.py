@@ -175,4 +175,4 @@ def test_the_26_rank_sweep_is_proven_and_agrees_with_counts_of_counts() -> None:
     it used to stop at the state limit); the budget now grows with max_states."""
     from bench.reference import war_sweep_counts_of_counts
 
-    assert sweep_probability(26, 4) == war_sweep_counts_of_counts(26, 4)
+    assert war.sweep_probability(26, 4) == war_sweep_counts_of_counts(26, 4)
