@@ -41,6 +41,7 @@ from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, StateL
 from drawdsl.frames import FRAME_KEYS
 from drawdsl.keys import strict_key
 from drawdsl.reductions import (
+    PROOF_BUDGET,
     CardIndex,
     StateGraph,
     head_support,
@@ -577,11 +578,17 @@ def _evaluate_reduced(
     sym = False
     escalate = (lump or symmetric) and len(cards) > 1
     threshold = ESCALATE_AT if escalate_at is None else escalate_at
+    most = proof_budget(max_states)
+    budget = min(PROOF_BUDGET, most) if escalate_at is None else most
+    graphs: list[StateGraph] = []  # made at the first proof, its rows kept for the next
 
-    def prove() -> None:
+    def prove() -> StateGraph:
         """Prove the reductions over the whole state graph, and use what holds."""
         nonlocal classes, checked, sym
-        graph = StateGraph(spec, cards, n, proof_budget(max_states))
+        if not graphs:
+            graphs.append(StateGraph(spec, cards, n, budget))
+        graph = graphs[0]
+        graph.budget, graph.over_budget = budget, False
         proven = prove_lumping(spec, cards, classes, n, graph=graph) if lump else singles
         if proven is None:
             log.proof = "lumping not proven: the state graph is too big to explore or the spec raised"
@@ -595,6 +602,7 @@ def _evaluate_reduced(
             if symmetric:
                 proof = prove_symmetry(spec, [cards[part[0]] for part in classes], n, graph=graph)
                 sym, log.proof = proof.proven, proof.reason
+        return graph
 
     if escalate and threshold == 0:
         escalate = False
@@ -616,8 +624,11 @@ def _evaluate_reduced(
             parts = [[position[c] for c in group] for group in split.groups]
             classes = sorted(rest + parts)
         except _Escalate:
-            escalate = False
-            prove()
+            # A proof that ran out of calls is tried again, with ten times the calls,
+            # once the frontier has grown tenfold: its cost stays a share of the work.
+            escalate = prove().over_budget and budget < most and not sym
+            threshold *= 10
+            budget = min(budget * 10, most)
         log.restarts += 1
 
 

@@ -70,14 +70,16 @@ PROOF_BUDGET = 20_000
 
 
 def proof_budget(max_states: int) -> int:
-    """The step calls a proof may spend when the evaluation may keep ``max_states`` live
-    states: a tenth of that (an evaluation that big asks the spec at least as often),
-    and never less than :data:`PROOF_BUDGET`.
+    """The most step calls a proof may spend when the evaluation may keep ``max_states``
+    live states: a quarter of that (an evaluation that big asks the spec more often
+    than that), and never less than :data:`PROOF_BUDGET`.  The evaluator starts with
+    :data:`PROOF_BUDGET` and raises it tenfold, up to this, each time the frontier
+    grows tenfold past the last try.
 
     >>> proof_budget(1_000_000), proof_budget(1_000)
-    (100000, 20000)
+    (250000, 20000)
     """
-    return max(PROOF_BUDGET, max_states // 10)
+    return max(PROOF_BUDGET, max_states // 4)
 
 
 class _CannotRename(Exception):
@@ -307,6 +309,8 @@ class StateGraph:
         self.size = size
         self.budget = budget
         self.calls = 0
+        #: Whether a proof stopped at the budget (a larger budget may still prove it).
+        self.over_budget = False
         self.rows: dict[Node, list[Any]] = {}
         #: A finished value holds a card (so no renaming of those cards is invisible).
         self.card_outcome = False
@@ -323,9 +327,10 @@ class StateGraph:
         head, anys, depth = node
         avail = self.size - depth - 1 - anys
         cards = self.index.cards
-        self.calls += len(cards)
-        if self.calls > self.budget:
+        if self.calls + len(cards) > self.budget:
+            self.over_budget = True
             raise _OverBudget
+        self.calls += len(cards)
         k = head.k
         row: list[Any] = []
         for card in cards:
