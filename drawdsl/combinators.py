@@ -74,6 +74,10 @@ class _Step:
     def __call__(self, *args: Any) -> Any:
         return self.fn(self.params, *args)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from fn and params: the strict key holds types that do not pickle.
+        return (_Step, (self.fn, *self.params))
+
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True

@@ -203,6 +203,9 @@ class _Done(Spec[T]):
         self._key = _key_or_none(value)
         self._hash = hash(self._key) if self._key is not None else id(self)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Done, (self.value,))  # the strict key is made again (it holds types)
+
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
@@ -691,6 +694,9 @@ class _Loop(Spec[Any]):
         self.step = step
         self._key = strict_key(state)
         self._hash = hash(("loop", step, self._key))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Loop, (self.state, self.step))  # the strict key is made again (it holds types)
 
     def __eq__(self, other: object) -> bool:
         if self is other:

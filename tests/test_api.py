@@ -10,6 +10,7 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sympy
@@ -31,10 +32,16 @@ from drawdsl import (
     die,
     done,
     draw,
+    draw_count,
+    draw_groups,
     draw_many,
+    draw_until,
     draw_where,
+    loop,
     play,
+    replicate,
     sample,
+    sequence,
     shoe,
     simulate,
     standard_deck,
@@ -465,3 +472,18 @@ def test_cli_unknown_subcommand_is_one_line_exit_2() -> None:
     assert "Traceback" not in proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("drawdsl: error:") and "bogus" in lines[0]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [draw_many(2), draw_count(bool, 2), draw_until(bool).map(len), replicate(3, draw()),
+     sequence([draw(), draw_many(2)]), done((1, True)), draw_groups([2, 1]), loop("", max)],
+    ids=repr,
+)
+def test_specs_from_combinators_pickle(spec: Any) -> None:
+    """The standard pickle carries combinator specs (to worker processes, for example)."""
+    import pickle
+
+    again = pickle.loads(pickle.dumps(spec))
+    assert again == spec
+    assert chances(again, Cards("aabc")) == chances(spec, Cards("aabc"))
