@@ -1,0 +1,763 @@
+"""Situations: statements about how a game of War goes ("turn 1 is a tie and A wins turn 2",
+"battle 1 has a war, then A wins"), their chance, and a deal where they happen.
+
+A situation is a small language over a game's history.  The atoms:
+
+* ``turn K tie`` / ``turn K A`` / ``turn K B``: the K-th comparison of face-up cards (a
+  *turn*, as in :mod:`games.war.first_turns`) is tied, won by A, won by B;
+* ``battle K has a war`` (also ``battle K war``), ``battle K has a war of depth >= D``
+  (at least D war rounds);
+* ``A holds >= N cards after battle K`` (also ``<=``, ``at least``, ``at most``; B too);
+* ``the game ends within N battles`` (a win or a tie by then), ``the game ends after N
+  battles`` (exactly N); ``A wins``, ``B wins``.
+
+Leave the number out (``turn tie``, ``a war``, ``A holds >= 40 cards``) and the atom
+holds at any turn or battle.  Atoms combine with ``not``, ``then`` (the right side
+holds at a later turn than the left), ``and``, ``or`` (binding in that order, tightest
+first) and parentheses.
+
+>>> s = parse("battle 1 has a war then A wins")
+>>> s
+Then(left=War(k=1, depth=1), right=Wins(player='A'))
+>>> holds(s, history((7, 9, 3, 2), (7, 4, 5, 2)))  # 7 = 7, 9 and 4 face down, 3 < 5
+False
+
+Every atom happens at a *moment*: a turn at its own number, a battle's atoms at the
+battle's last turn, the game's end at its last turn.  ``L then R`` holds at the moments
+of R later than some moment of L; ``L and R`` once both have held; ``not S`` at the
+start, when S never holds.  A game that never ends is judged on its battles until its
+position first comes back.
+
+The chance of a situation is exact (:func:`exact_chance`) when it depends only on the
+battles played from the dealt hands (a draw program, like :mod:`games.war.first_turns`);
+otherwise :func:`estimate` plays random deals.  :func:`find` gives a deal where the
+situation happens, or proves that none exists.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter, deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Union
+
+from drawdsl import InvalidArgument, Spec, StateLimitExceeded, chances, done, draw_any, loop, witness
+from games.war.engine import STANDARD, battle, deal_hands, play_game
+from games.war.rules import Rules, as_rules
+from games.war.sweep import deck as war_deck
+
+__all__ = [
+    "Turn", "War", "Holds", "Ends", "Wins", "Not", "And", "Or", "Then", "Situation",
+    "SituationError", "parse", "History", "history", "holds", "horizon",
+    "situation_spec", "exact_chance", "Estimate", "estimate", "Found", "find",
+]
+
+
+class SituationError(InvalidArgument):
+    """A situation that cannot be read: the message names the word and its position."""
+
+
+# --------------------------------------------------------------------------- the language
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Turn ``k`` (None: any turn) is ``result``: ``"A"``, ``"B"`` or ``"tie"``."""
+
+    k: int | None
+    result: str
+
+
+@dataclass(frozen=True)
+class War:
+    """Battle ``k`` (None: any battle) has at least ``depth`` war rounds."""
+
+    k: int | None
+    depth: int = 1
+
+
+@dataclass(frozen=True)
+class Holds:
+    """``player`` holds ``op`` (``">="`` or ``"<="``) ``n`` cards after battle ``k`` (None: any)."""
+
+    player: str
+    op: str
+    n: int
+    k: int | None
+
+
+@dataclass(frozen=True)
+class Ends:
+    """The game ends (a win or a tie) ``"within"`` ``n`` battles, or ``"after"`` exactly ``n``."""
+
+    how: str
+    n: int
+
+
+@dataclass(frozen=True)
+class Wins:
+    """``player`` wins the game."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class Not:
+    """``inner`` never holds."""
+
+    inner: Situation
+
+
+@dataclass(frozen=True)
+class And:
+    """Both sides hold."""
+
+    left: Situation
+    right: Situation
+
+
+@dataclass(frozen=True)
+class Or:
+    """Either side holds."""
+
+    left: Situation
+    right: Situation
+
+
+@dataclass(frozen=True)
+class Then:
+    """``right`` holds at a later moment than ``left``."""
+
+    left: Situation
+    right: Situation
+
+
+Situation = Union[Turn, War, Holds, Ends, Wins, Not, And, Or, Then]  # noqa: UP007 - used at runtime
+_ATOMS = (Turn, War, Holds, Ends, Wins)
+
+
+def _check(s: Situation) -> None:
+    """Validate a situation built in Python (the parser checks as it reads)."""
+    def index(value: int | None, what: str, low: int = 1) -> None:
+        if value is None and what != "n":
+            return
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise SituationError(f"situation: {what} must be an int >= {low}, got {value!r} in {s!r}")
+
+    if isinstance(s, Turn):
+        index(s.k, "turn")
+        if s.result not in ("A", "B", "tie"):
+            raise SituationError(f"situation: a turn is 'A', 'B' or 'tie', got {s.result!r}")
+    elif isinstance(s, War):
+        index(s.k, "battle")
+        index(s.depth, "depth")
+    elif isinstance(s, Holds):
+        if s.player not in ("A", "B") or s.op not in (">=", "<="):
+            raise SituationError(f"situation: Holds needs player 'A' or 'B' and op '>=' or '<=', got {s!r}")
+        index(s.n, "n", 0)
+        index(s.k, "battle")
+    elif isinstance(s, Ends):
+        if s.how not in ("within", "after"):
+            raise SituationError(f"situation: Ends is 'within' or 'after', got {s.how!r}")
+        index(s.n, "n")
+    elif isinstance(s, Wins):
+        if s.player not in ("A", "B"):
+            raise SituationError(f"situation: the winner is 'A' or 'B', got {s.player!r}")
+    elif isinstance(s, Not):
+        _check(s.inner)
+    elif isinstance(s, (And, Or, Then)):
+        _check(s.left)
+        _check(s.right)
+    else:
+        raise TypeError(f"situation: expected a situation (Turn, War, ..., or text), got {s!r}")
+
+
+class _Reader:
+    """A recursive-descent reader of the situation text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.words = text.replace("(", " ( ").replace(")", " ) ").replace(">=", " >= ").replace(
+            "<=", " <= ").split()
+        self.at = 0
+
+    def peek(self, ahead: int = 0) -> str | None:
+        i = self.at + ahead
+        return self.words[i].lower() if i < len(self.words) else None
+
+    def error(self, wanted: str) -> SituationError:
+        if self.at >= len(self.words):
+            return SituationError(f"situation {self.text!r}: expected {wanted} after the last word")
+        return SituationError(
+            f"situation {self.text!r}: expected {wanted} at word {self.at + 1}, got {self.words[self.at]!r}")
+
+    def take(self, *options: str) -> str:
+        word = self.peek()
+        if word not in options:
+            raise self.error(" or ".join(repr(o) for o in options))
+        self.at += 1
+        return word
+
+    def skip(self, *options: str) -> bool:
+        if self.peek() in options:
+            self.at += 1
+            return True
+        return False
+
+    def number(self, what: str, low: int) -> int:
+        word = self.peek()
+        if word is None or not word.lstrip("-").isdigit():
+            raise self.error(what)
+        value = int(word)
+        if value < low:
+            raise SituationError(
+                f"situation {self.text!r}: {what} must be >= {low}, got {value} at word {self.at + 1}")
+        self.at += 1
+        return value
+
+    def maybe_number(self, what: str) -> int | None:
+        word = self.peek()
+        return self.number(what, 1) if word is not None and word.lstrip("-").isdigit() else None
+
+    def whole(self) -> Situation:
+        if not self.words:
+            raise SituationError("situation: empty text; e.g. 'turn 1 tie and turn 2 A'")
+        s = self.disjunction()
+        if self.at < len(self.words):
+            raise self.error("'and', 'or', 'then' or the end")
+        return s
+
+    def disjunction(self) -> Situation:
+        s = self.conjunction()
+        while self.skip("or"):
+            s = Or(s, self.conjunction())
+        return s
+
+    def conjunction(self) -> Situation:
+        s = self.sequence()
+        while self.skip("and"):
+            s = And(s, self.sequence())
+        return s
+
+    def sequence(self) -> Situation:
+        s = self.unary()
+        while self.skip("then"):
+            s = Then(s, self.unary())
+        return s
+
+    def unary(self) -> Situation:
+        if self.skip("not"):
+            return Not(self.unary())
+        if self.skip("("):
+            s = self.disjunction()
+            self.take(")")
+            return s
+        return self.atom()
+
+    def war(self, k: int | None) -> War:
+        self.take("war")
+        depth = 1
+        if self.skip("of"):
+            self.take("depth")
+            self.bound(">=")
+            depth = self.number("a war depth", 1)
+        elif self.skip("depth"):
+            self.bound(">=")
+            depth = self.number("a war depth", 1)
+        return War(k, depth)
+
+    def bound(self, *allowed: str) -> str:
+        if self.skip(">=") or (self.peek() == "at" and self.peek(1) == "least" and self.skip("at")
+                                and self.skip("least")):
+            op = ">="
+        elif self.skip("<=") or (self.peek() == "at" and self.peek(1) == "most" and self.skip("at")
+                                  and self.skip("most")):
+            op = "<="
+        else:
+            raise self.error(" or ".join(repr(a) for a in allowed) if allowed else "'>=' or '<='")
+        if op not in (allowed or (">=", "<=")):
+            raise self.error(repr(allowed[0]))
+        return op
+
+    def atom(self) -> Situation:
+        word = self.peek()
+        if word == "turn":
+            self.at += 1
+            k = self.maybe_number("a turn number")
+            result = self.take("tie", "a", "b")
+            return Turn(k, "tie" if result == "tie" else result.upper())
+        if word == "battle":
+            self.at += 1
+            k = self.maybe_number("a battle number")
+            self.skip("has")
+            self.skip("a")
+            return self.war(k)
+        if word == "a" and self.peek(1) == "war":
+            self.at += 1
+            return self.war(None)
+        if word in ("the", "game", "ends"):
+            self.skip("the")
+            self.skip("game")
+            self.take("ends")
+            how = self.take("within", "after")
+            n = self.number("a number of battles", 1)
+            self.take("battles", "battle")
+            return Ends(how, n)
+        if word in ("a", "b"):
+            self.at += 1
+            player = word.upper()
+            if self.skip("wins"):
+                return Wins(player)
+            self.take("holds")
+            op = self.bound()
+            n = self.number("a number of cards", 0)
+            self.take("cards", "card")
+            k = None
+            if self.skip("after"):
+                self.take("battle")
+                k = self.number("a battle number", 1)
+            return Holds(player, op, n, k)
+        raise self.error("a situation ('turn', 'battle', 'a war', 'A wins', 'A holds', 'the game ends', "
+                         "'not' or '(')")
+
+
+def parse(text: str | Situation) -> Situation:
+    """The situation written in ``text`` (a situation passes through, checked).
+
+    >>> parse("turn 1 tie and turn 2 A")
+    And(left=Turn(k=1, result='tie'), right=Turn(k=2, result='A'))
+    >>> parse("not (A wins or the game ends within 30 battles)")
+    Not(inner=Or(left=Wins(player='A'), right=Ends(how='within', n=30)))
+    >>> parse("turn 0 tie")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    games.war.situations.SituationError: situation 'turn 0 tie': a turn number must be >= 1, got 0 at word 2
+    """
+    if not isinstance(text, str):
+        _check(text)
+        return text
+    return _Reader(text).whole()
+
+
+# --------------------------------------------------------------------------- a game's history
+
+
+@dataclass(frozen=True)
+class History:
+    """What a situation is judged on: every turn's result, and for every battle its war
+    rounds, its last turn's number and A's and B's pile sizes after it.
+
+    ``winner`` is ``"A"``, ``"B"`` or ``"tie"`` when the game ended within the
+    recorded battles, else ``None`` (it went on, was capped, or never ends).
+    """
+
+    turns: tuple[str, ...]
+    wars: tuple[int, ...]
+    last_turn: tuple[int, ...]
+    a_cards: tuple[int, ...]
+    b_cards: tuple[int, ...]
+    winner: str | None
+
+
+def history(hand_a: Iterable[int], hand_b: Iterable[int], rules: Rules | str = STANDARD, *,
+            seed: int = 0, top: int | None = None, battles: int | None = None) -> History:
+    """Play the game of the two hands (tops first) and record its :class:`History`: the
+    whole game, or its first ``battles`` battles.
+
+    >>> h = history((7, 9, 3, 2), (7, 4, 5, 2))
+    >>> h.turns[:2], h.wars[0], h.a_cards[0], h.winner
+    (('tie', 'B'), 1, 1, 'B')
+    """
+    rules = as_rules(rules, "history")
+    a_cards, b_cards = tuple(hand_a), tuple(hand_b)
+    if top is None:
+        top = max(a_cards + b_cards, default=2)
+    if battles is None:
+        battles = play_game(a_cards, b_cards, rules, seed=seed, top=top).battles
+    if rules.max_battles is not None:
+        battles = min(battles, rules.max_battles)
+    rng = random.Random(seed) if rules.gather == "shuffled" else None
+    a, b = deque(a_cards), deque(b_cards)
+    turns: list[str] = []
+    wars: list[int] = []
+    last: list[int] = []
+    sizes_a: list[int] = []
+    sizes_b: list[int] = []
+    winner = None
+    while len(wars) < battles and a and b:
+        result, _, w = battle(a, b, rules, top, rng, turns=turns)
+        wars.append(w)
+        last.append(len(turns))
+        sizes_a.append(len(a))
+        sizes_b.append(len(b))
+        if len(result) > 1:
+            winner = "tie" if result == "tie" else result[0]
+            break
+        if not a or not b:
+            winner = "tie" if not a and not b else ("A" if a else "B")
+    return History(tuple(turns), tuple(wars), tuple(last), tuple(sizes_a), tuple(sizes_b), winner)
+
+
+def _battle_moments(h: History, k: int | None, test: Any) -> frozenset[int]:
+    ks = range(len(h.wars)) if k is None else ([k - 1] if k <= len(h.wars) else [])
+    return frozenset(h.last_turn[i] for i in ks if test(i))
+
+
+def _moments(s: Situation, h: History) -> frozenset[int]:
+    """The moments (turn numbers; 0 is the start) at which ``s`` holds."""
+    if isinstance(s, Turn):
+        if s.k is None:
+            return frozenset(i + 1 for i, r in enumerate(h.turns) if r == s.result)
+        return frozenset([s.k]) if s.k <= len(h.turns) and h.turns[s.k - 1] == s.result else frozenset()
+    if isinstance(s, War):
+        return _battle_moments(h, s.k, lambda i: h.wars[i] >= s.depth)
+    if isinstance(s, Holds):
+        sizes = h.a_cards if s.player == "A" else h.b_cards
+        if s.op == ">=":
+            return _battle_moments(h, s.k, lambda i: sizes[i] >= s.n)
+        return _battle_moments(h, s.k, lambda i: sizes[i] <= s.n)
+    end = frozenset([len(h.turns)])
+    if isinstance(s, Ends):
+        n = len(h.wars)
+        ok = h.winner is not None and (n <= s.n if s.how == "within" else n == s.n)
+        return end if ok else frozenset()
+    if isinstance(s, Wins):
+        return end if h.winner == s.player else frozenset()
+    if isinstance(s, Not):
+        return frozenset() if _moments(s.inner, h) else frozenset([0])
+    left = _moments(s.left, h)
+    right = _moments(s.right, h)
+    if isinstance(s, Or):
+        return left | right
+    if not left or not right:
+        return frozenset()
+    if isinstance(s, And):
+        first_l, first_r = min(left), min(right)
+        return frozenset(t for t in left if t >= first_r) | frozenset(t for t in right if t >= first_l)
+    first = min(left)
+    return frozenset(t for t in right if t > first)
+
+
+def holds(situation: Situation | str, game: History) -> bool:
+    """Does the situation happen in the recorded game?
+
+    >>> holds("turn 1 tie and turn 2 B", history((7, 9, 3, 2), (7, 4, 5, 2)))
+    True
+    """
+    return bool(_moments(parse(situation), game))
+
+
+def horizon(situation: Situation | str) -> tuple[int, int] | None:
+    """``(battles, turns)``: the situation is decided once that many battles and turns were
+    played (or the game ended); None when it can depend on the whole game.
+
+    >>> horizon("turn 3 A and battle 2 has a war"), horizon("A wins")
+    ((2, 3), None)
+    """
+    s = parse(situation)
+    if isinstance(s, Turn):
+        return None if s.k is None else (0, s.k)
+    if isinstance(s, (War, Holds)):
+        return None if s.k is None else (s.k, 0)
+    if isinstance(s, Ends):
+        return (s.n, 0)
+    if isinstance(s, Wins):
+        return None
+    if isinstance(s, Not):
+        return horizon(s.inner)
+    left, right = horizon(s.left), horizon(s.right)
+    if left is None or right is None:
+        return None
+    return (max(left[0], right[0]), max(left[1], right[1]))
+
+
+# --------------------------------------------------------------------------- exact chances
+
+
+class _Step:
+    """Loop step of :func:`situation_spec`, dealing the cards in order (A, B, A, B, ...).
+
+    The state: (turns of each finished battle, turns of the battle under way, cards
+    each hand has used, A's face-up card or None).  While play stays within the dealt
+    hands, no won card comes back into play, so the turns decide the whole history.
+    A branch that would need more than the dealt cards finishes with None (unknown).
+    """
+
+    def __init__(self, situation: Situation, rules: Rules, top: int, half: int,
+                 reach: tuple[int, int]) -> None:
+        self.situation = situation
+        self.face_down = rules.face_down
+        self.deuce = rules.deuce_beats_ace
+        self.top = top
+        self.half = half
+        self.reach = reach
+        self._key = (situation, self.face_down, self.deuce, top, half, reach)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Step) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def result(self, x: int, y: int, in_war: bool) -> str:
+        if x == y:
+            return "tie"
+        deuce = self.deuce == "always" or (self.deuce == "battles" and not in_war)
+        if deuce and {x, y} == {2, self.top} and self.top != 2:
+            return "A" if x == 2 else "B"
+        return "A" if x > y else "B"
+
+    def verdict(self, done_battles: tuple[tuple[str, ...], ...], current: tuple[str, ...],
+                winner: str | None) -> Spec[Any]:
+        turns: list[str] = []
+        wars: list[int] = []
+        last: list[int] = []
+        sizes: list[int] = []
+        a = self.half
+        for b in done_battles:
+            turns.extend(b)
+            wars.append(len(b) - 1)
+            last.append(len(turns))
+            gain = 1 + (len(b) - 1) * (self.face_down + 1)
+            a += gain if b[-1] == "A" else -gain
+            sizes.append(a)
+        turns.extend(current)
+        h = History(tuple(turns), tuple(wars), tuple(last), tuple(sizes),
+                    tuple(2 * self.half - n for n in sizes), winner)
+        return done(bool(_moments(self.situation, h)))
+
+    def __call__(self, state: tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int, int | None],
+                 card: int) -> Any:
+        battles, current, used, a_card = state
+        if a_card is None:
+            return (battles, current, used, card)
+        r = self.result(a_card, card, bool(current))
+        current += (r,)
+        used += 1
+        turn_count = sum(map(len, battles)) + len(current)
+        if r == "tie":
+            if len(battles) >= self.reach[0] and turn_count >= self.reach[1]:
+                return self.verdict(battles, current, None)
+            if self.half - used < self.face_down + 1:
+                return done(None)  # the war may reach cards won earlier
+            nxt = (battles, current, used + self.face_down, None)
+            if self.face_down:
+                return draw_any(2 * self.face_down).then(loop(nxt, self))
+            return nxt
+        battles += (current,)
+        a = self.half + sum((1 + (len(b) - 1) * (self.face_down + 1)) * (1 if b[-1] == "A" else -1)
+                            for b in battles)
+        if a in (0, 2 * self.half):
+            return self.verdict(battles, (), "A" if a else "B")
+        if len(battles) >= self.reach[0] and turn_count >= self.reach[1]:
+            return self.verdict(battles, (), None)
+        if used >= self.half:
+            return done(None)
+        return (battles, (), used, None)
+
+
+def situation_spec(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: int = 13,
+                   suits: int = 4) -> Spec[bool | None]:
+    """The draw program of a situation decided within its :func:`horizon`: it deals the
+    cards in order and finishes with True or False, or None where the answer depends on
+    cards won earlier coming back into play.
+
+    >>> from drawdsl import chances
+    >>> chances(situation_spec("turn 1 tie", ranks=3, suits=2), war_deck(3, 2))
+    Distribution({False: 4/5, True: 1/5})
+    """
+    s = parse(situation)
+    rules = as_rules(rules, "situation_spec")
+    reach = horizon(s)
+    if reach is None:
+        raise InvalidArgument(
+            f"situation_spec: {s!r} can depend on the whole game, not only on its first battles; "
+            "estimate its chance by simulation (estimate) instead")
+    cards = war_deck(ranks, suits)
+    step = _Step(s, rules, ranks + 1, len(cards) // 2, reach)
+    if reach == (0, 0):
+        return done(bool(_moments(s, History((), (), (), (), (), None))))
+    return loop(((), (), 0, None), step)
+
+
+def exact_chance(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: int = 13,
+                 suits: int = 4, max_states: int = 1_000_000) -> Fraction | None:
+    """The exact chance of the situation on a random deal, or None when it is not decided
+    by the dealt hands alone (then :func:`estimate` it).
+
+    >>> from games.war.first_turns import first_turns_chance
+    >>> exact_chance("turn 1 tie and turn 2 A") == first_turns_chance("tie A")
+    True
+    >>> exact_chance("A wins") is None
+    True
+    """
+    s = parse(situation)
+    rules = as_rules(rules, "exact_chance")
+    if horizon(s) is None or not rules.deterministic:
+        return None
+    law = chances(situation_spec(s, rules, ranks=ranks, suits=suits), war_deck(ranks, suits),
+                  max_states=max_states)
+    if law.get(None, Fraction(0)):
+        return None
+    return law.get(True, Fraction(0))
+
+
+# --------------------------------------------------------------------------- random deals
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A sampled chance: ``hits`` of ``tries`` random deals (``seed``), with the 95% Wilson interval."""
+
+    hits: int
+    tries: int
+    seed: int
+    low: float
+    high: float
+
+    @property
+    def value(self) -> float:
+        """``hits / tries``."""
+        return self.hits / self.tries
+
+
+def wilson(hits: int, tries: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval for ``hits`` of ``tries`` (95% by default).
+
+    >>> [round(x, 4) for x in wilson(0, 100)]
+    [0.0, 0.037]
+    """
+    p = hits / tries
+    centre = (p + z * z / (2 * tries)) / (1 + z * z / tries)
+    half = z * math.sqrt(p * (1 - p) / tries + z * z / (4 * tries * tries)) / (1 + z * z / tries)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _deals(ranks: int, suits: int, seed: int, tries: int) -> Iterable[tuple[int, ...]]:
+    rng = random.Random(seed)
+    cards = sorted(Counter(war_deck(ranks, suits).counts()).elements())
+    for _ in range(tries):
+        rng.shuffle(cards)
+        yield tuple(cards)
+
+
+def _judge(s: Situation, deal: tuple[int, ...], rules: Rules, top: int, reach: tuple[int, int] | None
+           ) -> History:
+    hand_a, hand_b = deal_hands(deal)
+    limit = None if reach is None else max(reach[0], reach[1])  # turn k lies in battle k or earlier
+    return history(hand_a, hand_b, rules, top=top, battles=limit)
+
+
+def estimate(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: int = 13,
+             suits: int = 4, tries: int = 1000, seed: int = 0) -> Estimate:
+    """The share of ``tries`` random deals (``seed``) where the situation happens.
+
+    >>> e = estimate("A wins", ranks=3, suits=2, tries=200, seed=1)
+    >>> e.hits, e.tries, e.low < e.value < e.high
+    (77, 200, True)
+    """
+    s = parse(situation)
+    rules = as_rules(rules, "estimate")
+    _positive(tries, "tries")
+    reach = horizon(s)
+    hits = sum(holds(s, _judge(s, d, rules, ranks + 1, reach)) for d in _deals(ranks, suits, seed, tries))
+    low, high = wilson(hits, tries)
+    return Estimate(hits, tries, seed, low, high)
+
+
+def _positive(value: int, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidArgument(f"{name} must be an int >= 1, got {value!r}")
+
+
+# --------------------------------------------------------------------------- find a deal
+
+
+@dataclass(frozen=True)
+class Found:
+    """The answer of :func:`find`.
+
+    ``deal``: a deal where the situation happens (dealing order, as ``war replay``
+    reads it), or None.  ``method``: ``"exhaustive"`` (a search over every deal of
+    the cards that matter) or ``"random"`` (``tries`` random deals, ``seed``).
+    ``proved``: what the answer establishes, in words.  ``chance``: the exact chance,
+    or None; ``estimate``: the sampled one (random search only).  ``shortest`` and
+    ``longest``: the fewest and most battles of a game where the situation happens,
+    among the deals searched (random search only).
+    """
+
+    situation: Situation
+    deal: tuple[int, ...] | None
+    method: str
+    proved: str
+    chance: Fraction | None
+    estimate: Estimate | None
+    shortest: tuple[int, tuple[int, ...]] | None = None
+    longest: tuple[int, tuple[int, ...]] | None = None
+
+
+def find(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: int = 13, suits: int = 4,
+         tries: int = 1000, seed: int = 0, max_states: int = 1_000_000) -> Found:
+    """A deal where the situation happens.  When the situation is decided by the dealt
+    hands alone, the exact program is searched (a deal, or a proof that none exists);
+    otherwise ``tries`` random deals are played.
+
+    >>> from games.war.first_turns import first_turns_chance
+    >>> f = find("turn 1 tie and turn 2 tie and turn 3 A")
+    >>> f.method, f.deal[:6], f.chance
+    ('exhaustive', (2, 2, 3, 3, 2, 2), Fraction(1612, 978775))
+    >>> f.chance == first_turns_chance('tie tie A')
+    True
+    >>> find("turn 1 tie and turn 2 tie and turn 3 tie", ranks=2, suits=2).proved
+    'no deal of 4 cards has it (every deal was covered)'
+    """
+    s = parse(situation)
+    rules = as_rules(rules, "find")
+    _positive(tries, "tries")
+    cards = war_deck(ranks, suits)
+    top = ranks + 1
+    reach = horizon(s)
+    exact = None
+    if reach is not None and rules.deterministic:
+        try:
+            exact = exact_chance(s, rules, ranks=ranks, suits=suits, max_states=max_states)
+        except StateLimitExceeded:
+            exact = None
+    if exact == 0:
+        return Found(s, None, "exhaustive", f"no deal of {len(cards)} cards has it (every deal was covered)",
+                     exact, None)
+    if exact is not None:
+        hit = witness(situation_spec(s, rules, ranks=ranks, suits=suits), cards, lambda v: v is True,
+                      max_states=max_states)
+        assert hit is not None  # the chance is positive
+        spare = list(Counter(cards.counts()).elements())
+        for card in hit.deal:
+            spare.remove(card)
+        deal = tuple(hit.deal) + tuple(sorted(spare))
+        if not holds(s, _judge(s, deal, rules, top, None)):  # pragma: no cover - would be a bug
+            raise AssertionError(f"find: the deal {deal} does not have {s!r}")
+        return Found(s, deal, "exhaustive", "a deal exists (exact search of the cards that matter)", exact, None)
+    hits = 0
+    first: tuple[int, ...] | None = None
+    shortest: tuple[int, tuple[int, ...]] | None = None
+    longest: tuple[int, tuple[int, ...]] | None = None
+    for deal in _deals(ranks, suits, seed, tries):
+        h = _judge(s, deal, rules, top, None)
+        if not holds(s, h):
+            continue
+        hits += 1
+        first = first or deal
+        n = len(h.wars)
+        if h.winner is not None:
+            if shortest is None or n < shortest[0]:
+                shortest = (n, deal)
+            if longest is None or n > longest[0]:
+                longest = (n, deal)
+    low, high = wilson(hits, tries)
+    est = Estimate(hits, tries, seed, low, high)
+    proved = (f"found among {tries:,} random deals (seed {seed})" if first else
+              f"none found within the limits ({tries:,} random deals, seed {seed}); no proof that none exists")
+    return Found(s, first, "random", proved, None, est, shortest, longest)
