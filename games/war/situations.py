@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Union
@@ -52,7 +52,8 @@ from games.war.sweep import deck as war_deck
 __all__ = [
     "Turn", "War", "Holds", "Ends", "Wins", "Not", "And", "Or", "Then", "Situation",
     "SituationError", "parse", "History", "history", "holds", "horizon",
-    "situation_spec", "exact_chance", "Estimate", "estimate", "Found", "find",
+    "situation_spec", "exact_bounds", "exact_chance", "wilson", "found_dict", "found_text",
+    "add_find_command", "Estimate", "estimate", "Found", "find",
 ]
 
 
@@ -456,6 +457,8 @@ def horizon(situation: Situation | str) -> tuple[int, int] | None:
 
     >>> horizon("turn 3 A and battle 2 has a war"), horizon("A wins")
     ((2, 3), None)
+    >>> horizon("A wins and the game ends within 20 battles")  # by then the game is over, or it fails
+    (20, 0)
     """
     s = parse(situation)
     if isinstance(s, Turn):
@@ -468,6 +471,11 @@ def horizon(situation: Situation | str) -> tuple[int, int] | None:
         return None
     if isinstance(s, Not):
         return horizon(s.inner)
+    if isinstance(s, And):
+        for side in (s.left, s.right):
+            if isinstance(side, Ends):  # past its battle the game has ended (all is known) or s fails
+                other = horizon(s.right if side is s.left else s.left)
+                return (side.n, 0) if other is None else (max(side.n, other[0]), other[1])
     left, right = horizon(s.left), horizon(s.right)
     if left is None or right is None:
         return None
@@ -583,10 +591,31 @@ def situation_spec(situation: Situation | str, rules: Rules | str = STANDARD, *,
     return loop(((), (), 0, None), step)
 
 
+def exact_bounds(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: int = 13,
+                 suits: int = 4, max_states: int = 1_000_000) -> tuple[Fraction, Fraction] | None:
+    """Exact bounds ``(low, high)`` on the chance of the situation: ``low`` counts the deals
+    decided yes by the dealt hands alone, ``high`` adds those the dealt hands leave open
+    (cards won earlier come back into play first).  Equal bounds are the exact chance.
+    None when the situation can depend on the whole game (no :func:`horizon`) or play
+    is random (``gather="shuffled"``).
+
+    >>> exact_bounds("turn 1 tie and turn 2 tie", ranks=2, suits=2)
+    (Fraction(0, 1), Fraction(1, 3))
+    """
+    s = parse(situation)
+    rules = as_rules(rules, "exact_bounds")
+    if horizon(s) is None or not rules.deterministic:
+        return None
+    law = chances(situation_spec(s, rules, ranks=ranks, suits=suits), war_deck(ranks, suits),
+                  max_states=max_states)
+    low = law.get(True, Fraction(0))
+    return low, low + law.get(None, Fraction(0))
+
+
 def exact_chance(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: int = 13,
                  suits: int = 4, max_states: int = 1_000_000) -> Fraction | None:
     """The exact chance of the situation on a random deal, or None when it is not decided
-    by the dealt hands alone (then :func:`estimate` it).
+    by the dealt hands alone (then :func:`estimate` it, or see :func:`exact_bounds`).
 
     >>> from games.war.first_turns import first_turns_chance
     >>> exact_chance("turn 1 tie and turn 2 A") == first_turns_chance("tie A")
@@ -594,15 +623,10 @@ def exact_chance(situation: Situation | str, rules: Rules | str = STANDARD, *, r
     >>> exact_chance("A wins") is None
     True
     """
-    s = parse(situation)
-    rules = as_rules(rules, "exact_chance")
-    if horizon(s) is None or not rules.deterministic:
+    bounds = exact_bounds(situation, rules, ranks=ranks, suits=suits, max_states=max_states)
+    if bounds is None or bounds[0] != bounds[1]:
         return None
-    law = chances(situation_spec(s, rules, ranks=ranks, suits=suits), war_deck(ranks, suits),
-                  max_states=max_states)
-    if law.get(None, Fraction(0)):
-        return None
-    return law.get(True, Fraction(0))
+    return bounds[0]
 
 
 # --------------------------------------------------------------------------- random deals
@@ -684,7 +708,8 @@ class Found:
     reads it), or None.  ``method``: ``"exhaustive"`` (a search over every deal of
     the cards that matter) or ``"random"`` (``tries`` random deals, ``seed``).
     ``proved``: what the answer establishes, in words.  ``chance``: the exact chance,
-    or None; ``estimate``: the sampled one (random search only).  ``shortest`` and
+    or None; ``estimate``: the sampled one (random search only); ``bounds``: the
+    exact bounds of :func:`exact_bounds`, when the exact program could be run.  ``shortest`` and
     ``longest``: the fewest and most battles of a game where the situation happens,
     among the deals searched (random search only).
     """
@@ -695,15 +720,18 @@ class Found:
     proved: str
     chance: Fraction | None
     estimate: Estimate | None
+    bounds: tuple[Fraction, Fraction] | None = None
     shortest: tuple[int, tuple[int, ...]] | None = None
     longest: tuple[int, tuple[int, ...]] | None = None
 
 
 def find(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: int = 13, suits: int = 4,
          tries: int = 1000, seed: int = 0, max_states: int = 1_000_000) -> Found:
-    """A deal where the situation happens.  When the situation is decided by the dealt
-    hands alone, the exact program is searched (a deal, or a proof that none exists);
-    otherwise ``tries`` random deals are played.
+    """A deal where the situation happens.  When the situation is decided within its
+    :func:`horizon`, the exact program is searched first: a deal, or a proof that none
+    exists when the dealt hands decide every deal.  Otherwise ``tries`` random deals
+    (``seed``) are played; the answer then gives the sampled chance and the shortest
+    and longest games among the hits.
 
     >>> from games.war.first_turns import first_turns_chance
     >>> f = find("turn 1 tie and turn 2 tie and turn 3 A")
@@ -711,7 +739,7 @@ def find(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: in
     ('exhaustive', (2, 2, 3, 3, 2, 2), Fraction(1612, 978775))
     >>> f.chance == first_turns_chance('tie tie A')
     True
-    >>> find("turn 1 tie and turn 2 tie and turn 3 tie", ranks=2, suits=2).proved
+    >>> find("battle 1 has a war", ranks=4, suits=1).proved
     'no deal of 4 cards has it (every deal was covered)'
     """
     s = parse(situation)
@@ -719,27 +747,27 @@ def find(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: in
     _positive(tries, "tries")
     cards = war_deck(ranks, suits)
     top = ranks + 1
-    reach = horizon(s)
-    exact = None
-    if reach is not None and rules.deterministic:
+    bounds = None
+    if horizon(s) is not None and rules.deterministic:
         try:
-            exact = exact_chance(s, rules, ranks=ranks, suits=suits, max_states=max_states)
+            bounds = exact_bounds(s, rules, ranks=ranks, suits=suits, max_states=max_states)
         except StateLimitExceeded:
-            exact = None
+            bounds = None
+    exact = bounds[0] if bounds is not None and bounds[0] == bounds[1] else None
     if exact == 0:
         return Found(s, None, "exhaustive", f"no deal of {len(cards)} cards has it (every deal was covered)",
-                     exact, None)
-    if exact is not None:
-        hit = witness(situation_spec(s, rules, ranks=ranks, suits=suits), cards, lambda v: v is True,
+                     exact, None, bounds)
+    if bounds is not None and bounds[0] > 0:
+        hit = witness(situation_spec(s, rules, ranks=ranks, suits=suits), cards, _is_true,
                       max_states=max_states)
         assert hit is not None  # the chance is positive
-        spare = list(Counter(cards.counts()).elements())
-        for card in hit.deal:
-            spare.remove(card)
-        deal = tuple(hit.deal) + tuple(sorted(spare))
+        spare = Counter(cards.counts())
+        spare.subtract(hit.deal)
+        deal = tuple(hit.deal) + tuple(sorted(spare.elements()))
         if not holds(s, _judge(s, deal, rules, top, None)):  # pragma: no cover - would be a bug
             raise AssertionError(f"find: the deal {deal} does not have {s!r}")
-        return Found(s, deal, "exhaustive", "a deal exists (exact search of the cards that matter)", exact, None)
+        return Found(s, deal, "exhaustive", "a deal exists (exact search of the cards that matter)",
+                     exact, None, bounds)
     hits = 0
     first: tuple[int, ...] | None = None
     shortest: tuple[int, tuple[int, ...]] | None = None
@@ -760,4 +788,118 @@ def find(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: in
     est = Estimate(hits, tries, seed, low, high)
     proved = (f"found among {tries:,} random deals (seed {seed})" if first else
               f"none found within the limits ({tries:,} random deals, seed {seed}); no proof that none exists")
-    return Found(s, first, "random", proved, None, est, shortest, longest)
+    return Found(s, first, "random", proved, None, est, bounds, shortest, longest)
+
+
+def _is_true(value: object) -> bool:
+    return value is True
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+def _deal_text(deal: tuple[int, ...]) -> str:
+    return " ".join(map(str, deal))
+
+
+def found_dict(found: Found) -> dict[str, Any]:
+    """The answer of :func:`find` as plain data (``war find --json``); fractions as ``"p/q"``."""
+    def frac(p: Fraction | None) -> str | None:
+        return None if p is None else f"{p.numerator}/{p.denominator}"
+
+    est = found.estimate
+    return {
+        "situation": repr(found.situation),
+        "found": found.deal is not None,
+        "deal": None if found.deal is None else list(found.deal),
+        "method": found.method,
+        "proved": found.proved,
+        "probability": frac(found.chance),
+        "bounds": None if found.bounds is None else [frac(found.bounds[0]), frac(found.bounds[1])],
+        "estimate": None if est is None else {"hits": est.hits, "tries": est.tries, "seed": est.seed,
+                                              "value": est.value, "wilson95": [est.low, est.high]},
+        "shortest": None if found.shortest is None else {"battles": found.shortest[0],
+                                                         "deal": list(found.shortest[1])},
+        "longest": None if found.longest is None else {"battles": found.longest[0],
+                                                       "deal": list(found.longest[1])},
+    }
+
+
+def found_text(found: Found) -> str:
+    """The answer of :func:`find` for people (``war find``).
+
+    >>> print(found_text(find("battle 1 has a war", ranks=4, suits=1)))
+    no deal: no deal of 4 cards has it (every deal was covered)
+    probability: 0 (exact)
+    """
+    lines = []
+    if found.deal is None:
+        lines.append(f"no deal: {found.proved}")
+    else:
+        lines.append(f"deal: {_deal_text(found.deal)}")
+        lines.append(f"  ({found.proved}; replay it with: drawdsl war replay \"{_deal_text(found.deal)}\")")
+    if found.chance is not None:
+        lines.append(f"probability: {found.chance} (exact)" + (
+            f" ~ {float(found.chance):.6g}" if found.chance.denominator != 1 else ""))
+    else:
+        if found.bounds is not None:
+            low, high = found.bounds
+            lines.append(f"probability: between {low} and {high} (exact bounds: the dealt hands do not "
+                         "decide every deal)")
+        if found.estimate is not None:
+            e = found.estimate
+            lines.append(f"estimate: {e.hits} of {e.tries:,} random deals (seed {e.seed}) = {e.value:.4g}, "
+                         f"95% Wilson interval [{e.low:.4g}, {e.high:.4g}]")
+    for name, best in (("shortest", found.shortest), ("longest", found.longest)):
+        if best is not None:
+            searched = found.estimate.tries if found.estimate else 0
+            lines.append(f"{name} game that ends with it, among the {searched:,} deals searched: "
+                         f"{best[0]} battles: {_deal_text(best[1])}")
+    return "\n".join(lines)
+
+
+def add_find_command(war_sub: Any, add_rule_options: Callable[[Any], None],
+                     rules_of: Callable[[Any], Rules]) -> None:
+    """Register ``drawdsl war find`` (the rule options and their reading come from the CLI)."""
+    from drawdsl.cli.common import bounded_int
+
+    cmd = war_sub.add_parser(
+        "find",
+        help="a deal where a situation happens, and its chance",
+        description="A deal where a situation happens (e.g. 'turn 1 tie and turn 2 A', 'battle 1 has a war "
+                    "then A wins', 'A holds >= 40 cards after battle 10', 'the game ends within 50 "
+                    "battles'), its exact chance or a sampled estimate, and what was proved.",
+        epilog='examples: drawdsl war find "turn 1 tie and turn 2 tie" | '
+               'drawdsl war find "battle 1 has a war then A wins" --tries 2000 --seed 1 --json',
+    )
+    cmd.add_argument("situation", help="the situation, in words (see docs/war.md)")
+    cmd.add_argument("--ranks", type=bounded_int(1, 1000), default=13, help="number of ranks (default 13)")
+    cmd.add_argument("--suits", type=bounded_int(1, 1000), default=4, help="cards of each rank (default 4)")
+    cmd.add_argument("--tries", type=bounded_int(1, 10_000_000, "each deal is a whole game"), default=1000,
+                     help="random deals to play when the exact search does not decide (default 1000)")
+    cmd.add_argument("--seed", type=bounded_int(0, 2**63), default=0, help="seed of those deals (default 0)")
+    cmd.add_argument("--max-states", type=bounded_int(1, 50_000_000, "each state is kept in memory"),
+                     default=1_000_000, help="memory bound of the exact search (default 1000000)")
+    cmd.add_argument("--json", action="store_true", help="print a JSON object")
+    add_rule_options(cmd)
+
+    def run(args: Any) -> int:
+        import json
+
+        rules = rules_of(args)
+        if args.ranks * args.suits > 1000:
+            raise InvalidArgument(f"war find: {args.ranks} x {args.suits} cards is over the command's "
+                                  "1,000; use fewer ranks or suits")
+        found = find(args.situation, rules, ranks=args.ranks, suits=args.suits, tries=args.tries,
+                     seed=args.seed, max_states=args.max_states)
+        if args.json:
+            data = found_dict(found)
+            data.update(ranks=args.ranks, suits=args.suits, rules=rules.describe())
+            print(json.dumps(data, indent=2))
+            return 0
+        print(f"War, {args.ranks} ranks x {args.suits} suits, rules: {rules.describe()}")
+        print(f"situation: {args.situation}")
+        print(found_text(found))
+        return 0
+
+    cmd.set_defaults(run=run)
