@@ -25,8 +25,9 @@ False
 Every atom happens at a *moment*: a turn at its own number, a battle's atoms at the
 battle's last turn, the game's end at its last turn.  ``L then R`` holds at the moments
 of R later than some moment of L; ``L and R`` once both have held; ``not S`` at the
-start, when S never holds.  A game that never ends is judged on its battles until its
-position first comes back.
+start, when S never holds.  A game that never ends is judged on its first ``2 m``
+battles, where its position first comes back at battle ``m`` (a situation decided within
+its first battles, see :func:`horizon`, on the battles it needs).
 
 The chance of a situation is exact (:func:`exact_chance`) when it depends only on the
 battles played from the dealt hands (a draw program, like :mod:`games.war.first_turns`);
@@ -366,7 +367,8 @@ class History:
 def history(hand_a: Iterable[int], hand_b: Iterable[int], rules: Rules | str = STANDARD, *,
             seed: int = 0, top: int | None = None, battles: int | None = None) -> History:
     """Play the game of the two hands (tops first) and record its :class:`History`: the
-    whole game, or its first ``battles`` battles.
+    whole game, or its first ``battles`` battles.  An endless game is recorded over twice
+    the battles until its position first comes back.
 
     >>> h = history((7, 9, 3, 2), (7, 4, 5, 2))
     >>> h.turns[:2], h.wars[0], h.a_cards[0], h.winner
@@ -377,7 +379,10 @@ def history(hand_a: Iterable[int], hand_b: Iterable[int], rules: Rules | str = S
     if top is None:
         top = max(a_cards + b_cards, default=2)
     if battles is None:
-        battles = play_game(a_cards, b_cards, rules, seed=seed, top=top).battles
+        game = play_game(a_cards, b_cards, rules, seed=seed, top=top)
+        # an endless game: its position first comes back at game.battles; twice that shows the
+        # whole cycle after it, so that "X then Y" also sees Y coming round again
+        battles = 2 * game.battles if game.winner == "cycle" else game.battles
     if rules.max_battles is not None:
         battles = min(battles, rules.max_battles)
     rng = random.Random(seed) if rules.gather == "shuffled" else None
@@ -451,6 +456,55 @@ def holds(situation: Situation | str, game: History) -> bool:
     return bool(_moments(parse(situation), game))
 
 
+_Bound = tuple[frozenset[int], bool, bool]
+
+
+def _bound(s: Situation, h: History, fought: int) -> _Bound:
+    """What the history so far tells of the moments of ``s``, while the game goes on:
+    ``(known, complete, later)``.  ``known`` are moments sure to be in the set; ``complete``
+    says there are no others; ``later`` that some moment after now is sure to come.
+    ``fought``: war rounds the battle under way is sure to have."""
+    if isinstance(s, Turn):
+        if s.k is not None and s.k <= len(h.turns):
+            return _moments(s, h), True, False
+        return frozenset(), False, False
+    if isinstance(s, (War, Holds)):
+        if s.k is not None and s.k <= len(h.wars):
+            return _moments(s, h), True, False
+        later = isinstance(s, War) and s.k == len(h.wars) + 1 and fought >= s.depth
+        return frozenset(), False, later
+    if isinstance(s, Ends):
+        return frozenset(), len(h.wars) >= s.n, False
+    if isinstance(s, Wins):
+        return frozenset(), False, False
+    if isinstance(s, Not):
+        known, complete, later = _bound(s.inner, h, fought)
+        if complete:
+            return (frozenset() if known else frozenset([0])), True, False
+        return frozenset(), bool(known or later), False
+    lk, lc, ll = _bound(s.left, h, fought)
+    rk, rc, rl = _bound(s.right, h, fought)
+    if isinstance(s, Or):
+        return lk | rk, lc and rc, ll or rl
+    if (lc and not lk) or (rc and not rk):
+        return frozenset(), True, False
+    if isinstance(s, And):
+        known = frozenset()
+        if lk and rk:
+            known = frozenset(t for t in lk if t >= min(rk)) | frozenset(t for t in rk if t >= min(lk))
+        return known, lc and rc, bool((lk or ll) and (rk or rl))
+    known = frozenset(t for t in rk if t > min(lk)) if lk and rk else frozenset()
+    return known, lc and rc, bool(lk and rl)
+
+
+def _decided(s: Situation, h: History, fought: int) -> bool | None:
+    """True or False when the history so far decides ``s`` whatever comes next, else None."""
+    known, complete, later = _bound(s, h, fought)
+    if known or later:
+        return True
+    return False if complete else None
+
+
 def horizon(situation: Situation | str) -> tuple[int, int] | None:
     """``(battles, turns)``: the situation is decided once that many battles and turns were
     played (or the game ended); None when it can depend on the whole game.
@@ -518,8 +572,9 @@ class _Step:
             return "A" if x == 2 else "B"
         return "A" if x > y else "B"
 
-    def verdict(self, done_battles: tuple[tuple[str, ...], ...], current: tuple[str, ...],
-                winner: str | None) -> Spec[Any]:
+    def record(self, done_battles: tuple[tuple[str, ...], ...], current: tuple[str, ...],
+               winner: str | None) -> History:
+        """The history so far (no won card has come back into play, so the turns decide it)."""
         turns: list[str] = []
         wars: list[int] = []
         last: list[int] = []
@@ -533,9 +588,14 @@ class _Step:
             a += gain if b[-1] == "A" else -gain
             sizes.append(a)
         turns.extend(current)
-        h = History(tuple(turns), tuple(wars), tuple(last), tuple(sizes),
-                    tuple(2 * self.half - n for n in sizes), winner)
-        return done(bool(_moments(self.situation, h)))
+        return History(tuple(turns), tuple(wars), tuple(last), tuple(sizes),
+                       tuple(2 * self.half - n for n in sizes), winner)
+
+    def decide(self, done_battles: tuple[tuple[str, ...], ...], current: tuple[str, ...], fought: int,
+               otherwise: Any) -> Any:
+        """Finish with the verdict if the history so far decides it, else ``otherwise``."""
+        verdict = _decided(self.situation, self.record(done_battles, current, None), fought)
+        return otherwise if verdict is None else done(verdict)
 
     def __call__(self, state: tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int, int | None],
                  card: int) -> Any:
@@ -548,23 +608,21 @@ class _Step:
         turn_count = sum(map(len, battles)) + len(current)
         if r == "tie":
             if len(battles) >= self.reach[0] and turn_count >= self.reach[1]:
-                return self.verdict(battles, current, None)
+                return done(bool(_moments(self.situation, self.record(battles, current, None))))
             if self.half - used < self.face_down + 1:
-                return done(None)  # the war may reach cards won earlier
+                # the war may reach cards won earlier, or be short and end the game
+                return self.decide(battles, current, len(current) - 1, done(None))
             nxt = (battles, current, used + self.face_down, None)
-            if self.face_down:
-                return draw_any(2 * self.face_down).then(loop(nxt, self))
-            return nxt
+            go = draw_any(2 * self.face_down).then(loop(nxt, self)) if self.face_down else nxt
+            return self.decide(battles, current, len(current), go)
         battles += (current,)
         a = self.half + sum((1 + (len(b) - 1) * (self.face_down + 1)) * (1 if b[-1] == "A" else -1)
                             for b in battles)
         if a in (0, 2 * self.half):
-            return self.verdict(battles, (), "A" if a else "B")
+            return done(bool(_moments(self.situation, self.record(battles, (), "A" if a else "B"))))
         if len(battles) >= self.reach[0] and turn_count >= self.reach[1]:
-            return self.verdict(battles, (), None)
-        if used >= self.half:
-            return done(None)
-        return (battles, (), used, None)
+            return done(bool(_moments(self.situation, self.record(battles, (), None))))
+        return self.decide(battles, (), 0, done(None) if used >= self.half else (battles, (), used, None))
 
 
 def situation_spec(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: int = 13,
@@ -708,7 +766,7 @@ class Found:
     reads it), or None.  ``method``: ``"exhaustive"`` (a search over every deal of
     the cards that matter) or ``"random"`` (``tries`` random deals, ``seed``).
     ``proved``: what the answer establishes, in words.  ``chance``: the exact chance,
-    or None; ``estimate``: the sampled one (random search only); ``bounds``: the
+    or None; ``estimate``: the sampled one (when the chance is not exact); ``bounds``: the
     exact bounds of :func:`exact_bounds`, when the exact program could be run.  ``shortest`` and
     ``longest``: the fewest and most battles of a game where the situation happens,
     among the deals searched (random search only).
@@ -766,8 +824,10 @@ def find(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: in
         deal = tuple(hit.deal) + tuple(sorted(spare.elements()))
         if not holds(s, _judge(s, deal, rules, top, None)):  # pragma: no cover - would be a bug
             raise AssertionError(f"find: the deal {deal} does not have {s!r}")
+        sampled = None if exact is not None else estimate(s, rules, ranks=ranks, suits=suits, tries=tries,
+                                                           seed=seed)
         return Found(s, deal, "exhaustive", "a deal exists (exact search of the cards that matter)",
-                     exact, None, bounds)
+                     exact, sampled, bounds)
     hits = 0
     first: tuple[int, ...] | None = None
     shortest: tuple[int, tuple[int, ...]] | None = None
