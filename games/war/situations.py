@@ -715,7 +715,9 @@ def wilson(hits: int, tries: int, z: float = 1.959963984540054) -> tuple[float, 
     p = hits / tries
     centre = (p + z * z / (2 * tries)) / (1 + z * z / tries)
     half = z * math.sqrt(p * (1 - p) / tries + z * z / (4 * tries * tries)) / (1 + z * z / tries)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if hits == 0 else max(0.0, centre - half)  # exact ends: rounding must not cut off p
+    high = 1.0 if hits == tries else min(1.0, centre + half)
+    return low, high
 
 
 def _deals(ranks: int, suits: int, seed: int, tries: int) -> Iterable[tuple[int, ...]]:
@@ -806,11 +808,13 @@ def find(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: in
     cards = war_deck(ranks, suits)
     top = ranks + 1
     bounds = None
+    gave_up = ""
     if horizon(s) is not None and rules.deterministic:
         try:
             bounds = exact_bounds(s, rules, ranks=ranks, suits=suits, max_states=max_states)
         except StateLimitExceeded:
             bounds = None
+            gave_up = f" (the exact search stopped at max_states={max_states:,})"
     exact = bounds[0] if bounds is not None and bounds[0] == bounds[1] else None
     if exact == 0:
         return Found(s, None, "exhaustive", f"no deal of {len(cards)} cards has it (every deal was covered)",
@@ -848,6 +852,7 @@ def find(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: in
     est = Estimate(hits, tries, seed, low, high)
     proved = (f"found among {tries:,} random deals (seed {seed})" if first else
               f"none found within the limits ({tries:,} random deals, seed {seed}); no proof that none exists")
+    proved += gave_up
     return Found(s, first, "random", proved, None, est, bounds, shortest, longest)
 
 
