@@ -61,7 +61,7 @@ from games.war.situations import (
 ])
 def test_parse(text: str, tree: object) -> None:
     assert parse(text) == tree
-    assert parse(tree) is tree  # type: ignore[arg-type]
+    assert parse(tree) is tree
 
 
 @pytest.mark.parametrize(("text", "words"), [
@@ -154,7 +154,8 @@ def test_an_endless_game_never_ends() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.randoms(use_true_random=False), st.sampled_from(["standard", "three-down", "no-face-down", "rblog"]))
+@given(st.randoms(use_true_random=False),
+       st.sampled_from(["standard", "three-down", "no-face-down", "rblog"]))
 def test_history_agrees_with_play_game(rng: random.Random, rules: str) -> None:
     cards = [r for r in range(2, 8) for _ in range(4)]
     rng.shuffle(cards)
@@ -223,8 +224,9 @@ def test_the_draw_program_agrees_with_every_deal_played(s: object, shape: tuple[
         assert exact_chance(s, rules, ranks=ranks, suits=suits) == p  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("text", ["turn 1 A and A holds >= 5 cards after battle 1", "turn 1 tie then turn 2 tie",
-                                  "turn 1 B and not battle 2 has a war", "not turn 1 A then turn 2 B"])
+@pytest.mark.parametrize("text", ["turn 1 A and A holds >= 5 cards after battle 1",
+                                  "turn 1 tie then turn 2 tie", "turn 1 B and not battle 2 has a war",
+                                  "not turn 1 A then turn 2 B"])
 def test_exact_chances_on_every_deal_of_4_x_2(text: str) -> None:
     deals = DEALS[(4, 2)]
     p = Fraction(sum(holds(text, history(*deal_hands(d), top=5)) for d in deals), len(deals))

@@ -851,7 +851,8 @@ def find(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: in
     low, high = wilson(hits, tries)
     est = Estimate(hits, tries, seed, low, high)
     proved = (f"found among {tries:,} random deals (seed {seed})" if first else
-              f"none found within the limits ({tries:,} random deals, seed {seed}); no proof that none exists")
+              f"none found within the limits ({tries:,} random deals, seed {seed}); "
+              "no proof that none exists")
     proved += gave_up
     return Found(s, first, "random", proved, None, est, bounds, shortest, longest)
 
