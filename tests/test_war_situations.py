@@ -201,10 +201,11 @@ situations = st.recursive(atoms(), lambda inner: st.one_of(
 
 @settings(max_examples=120, deadline=None)
 @given(situations, st.sampled_from(sorted(DEALS)), st.integers(0, 2),
-       st.sampled_from(["never", "battles", "always"]), st.sampled_from(["winner_first", "as_played"]))
+       st.sampled_from(["never", "battles", "always"]), st.sampled_from(["winner_first", "as_played"]),
+       st.sampled_from([None, 1, 2]))
 def test_the_draw_program_agrees_with_every_deal_played(s: object, shape: tuple[int, int], face_down: int,
-                                                       deuce: str, gather: str) -> None:
-    rules = Rules(face_down=face_down, deuce_beats_ace=deuce, gather=gather)
+                                                       deuce: str, gather: str, cap: int | None) -> None:
+    rules = Rules(face_down=face_down, deuce_beats_ace=deuce, gather=gather, max_battles=cap)
     ranks, suits = shape
     spec = situation_spec(s, rules, ranks=ranks, suits=suits)  # type: ignore[arg-type]
     reach = horizon(s)  # type: ignore[arg-type]

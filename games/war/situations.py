@@ -556,7 +556,8 @@ class _Step:
         self.top = top
         self.half = half
         self.reach = reach
-        self._key = (situation, self.face_down, self.deuce, top, half, reach)
+        self.cap = rules.max_battles
+        self._key = (situation, self.face_down, self.deuce, top, half, reach, self.cap)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Step) and self._key == other._key
@@ -620,7 +621,7 @@ class _Step:
                             for b in battles)
         if a in (0, 2 * self.half):
             return done(bool(_moments(self.situation, self.record(battles, (), "A" if a else "B"))))
-        if len(battles) >= self.reach[0] and turn_count >= self.reach[1]:
+        if (len(battles) >= self.reach[0] and turn_count >= self.reach[1]) or len(battles) == self.cap:
             return done(bool(_moments(self.situation, self.record(battles, (), None))))
         return self.decide(battles, (), 0, done(None) if used >= self.half else (battles, (), used, None))
 
