@@ -7,6 +7,7 @@ import itertools
 import json
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -82,12 +83,20 @@ def test_bad_text_names_the_word_and_its_place(text: str, words: str) -> None:
         parse(text)
 
 
-@pytest.mark.parametrize("tree", [Turn(0, "A"), Turn(1, "win"), War(1, 0), Holds("A", ">", 3, 1),
-                                  Holds("A", ">=", -1, 1), Ends("before", 3), Wins("C"),
-                                  And(Turn(1, "A"), War(-2))])
-def test_trees_built_in_python_are_checked(tree: object) -> None:
+@pytest.mark.parametrize("build", [lambda: Turn(0, "A"), lambda: Turn(1, "win"), lambda: War(1, 0),
+                                   lambda: Holds("A", ">", 3, 1), lambda: Holds("A", ">=", -1, 1),
+                                   lambda: Ends("before", 3), lambda: Wins("C"),
+                                   lambda: And(Turn(1, "A"), War(-2)), lambda: Turn(True, "A")])
+def test_trees_built_in_python_are_checked_when_built(build: Any) -> None:
     with pytest.raises(SituationError):
-        parse(tree)  # type: ignore[arg-type]
+        build()
+
+
+def test_a_tree_holds_situations() -> None:
+    with pytest.raises(TypeError, match="expected a situation"):
+        And(Turn(1, "A"), "turn 2 B")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="expected a situation"):
+        parse(3)  # type: ignore[arg-type]
 
 
 def test_horizon() -> None:

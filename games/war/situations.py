@@ -72,6 +72,9 @@ class Turn:
     k: int | None
     result: str
 
+    def __post_init__(self) -> None:
+        _check(self)
+
 
 @dataclass(frozen=True)
 class War:
@@ -79,6 +82,9 @@ class War:
 
     k: int | None
     depth: int = 1
+
+    def __post_init__(self) -> None:
+        _check(self)
 
 
 @dataclass(frozen=True)
@@ -90,6 +96,9 @@ class Holds:
     n: int
     k: int | None
 
+    def __post_init__(self) -> None:
+        _check(self)
+
 
 @dataclass(frozen=True)
 class Ends:
@@ -98,6 +107,9 @@ class Ends:
     how: str
     n: int
 
+    def __post_init__(self) -> None:
+        _check(self)
+
 
 @dataclass(frozen=True)
 class Wins:
@@ -105,12 +117,18 @@ class Wins:
 
     player: str
 
+    def __post_init__(self) -> None:
+        _check(self)
+
 
 @dataclass(frozen=True)
 class Not:
     """``inner`` never holds."""
 
     inner: Situation
+
+    def __post_init__(self) -> None:
+        _check(self)
 
 
 @dataclass(frozen=True)
@@ -120,6 +138,9 @@ class And:
     left: Situation
     right: Situation
 
+    def __post_init__(self) -> None:
+        _check(self)
+
 
 @dataclass(frozen=True)
 class Or:
@@ -127,6 +148,9 @@ class Or:
 
     left: Situation
     right: Situation
+
+    def __post_init__(self) -> None:
+        _check(self)
 
 
 @dataclass(frozen=True)
@@ -136,13 +160,21 @@ class Then:
     left: Situation
     right: Situation
 
+    def __post_init__(self) -> None:
+        _check(self)
+
 
 Situation = Union[Turn, War, Holds, Ends, Wins, Not, And, Or, Then]  # noqa: UP007 - used at runtime
 _ATOMS = (Turn, War, Holds, Ends, Wins)
 
 
+def _node(s: object) -> None:
+    if not isinstance(s, (Turn, War, Holds, Ends, Wins, Not, And, Or, Then)):
+        raise TypeError(f"situation: expected a situation (Turn, War, ..., Then), got {s!r}")
+
+
 def _check(s: Situation) -> None:
-    """Validate a situation built in Python (the parser checks as it reads)."""
+    """Validate one node when it is built (its parts were checked when they were built)."""
     def index(value: int | None, what: str, low: int = 1) -> None:
         if value is None and what != "n":
             return
@@ -169,10 +201,10 @@ def _check(s: Situation) -> None:
         if s.player not in ("A", "B"):
             raise SituationError(f"situation: the winner is 'A' or 'B', got {s.player!r}")
     elif isinstance(s, Not):
-        _check(s.inner)
+        _node(s.inner)
     elif isinstance(s, (And, Or, Then)):
-        _check(s.left)
-        _check(s.right)
+        _node(s.left)
+        _node(s.right)
     else:
         raise TypeError(f"situation: expected a situation (Turn, War, ..., or text), got {s!r}")
 
@@ -339,7 +371,7 @@ def parse(text: str | Situation) -> Situation:
     games.war.situations.SituationError: situation 'turn 0 tie': a turn number must be >= 1, got 0 at word 2
     """
     if not isinstance(text, str):
-        _check(text)
+        _node(text)
         return text
     return _Reader(text).whole()
 
