@@ -360,6 +360,13 @@ def test_find_gives_exact_bounds_when_the_hands_do_not_decide() -> None:
     deals = DEALS[(4, 2)]
     p = Fraction(sum(holds(found.situation, history(*deal_hands(d))) for d in deals), len(deals))
     assert found.bounds[0] <= p <= found.bounds[1]
+    # the sampled side: the same deals as estimate(), and the extremes among its hits
+    assert found.estimate == estimate(found.situation, ranks=4, suits=2, tries=100)
+    assert found.shortest is not None and found.longest is not None
+    for battles, deal in (found.shortest, found.longest):
+        game = play_game(*deal_hands(deal))
+        assert game.battles == battles and holds(found.situation, history(*deal_hands(deal)))
+    assert found.shortest[0] <= found.longest[0] <= 6
 
 
 # --------------------------------------------------------------------------- war find

@@ -779,10 +779,40 @@ def estimate(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks
     s = parse(situation)
     rules = as_rules(rules, "estimate")
     _positive(tries, "tries")
+    return _sample(s, rules, ranks, suits, tries, seed)[0]
+
+
+Best = tuple[int, tuple[int, ...]]
+
+
+def _sample(s: Situation, rules: Rules, ranks: int, suits: int, tries: int, seed: int
+            ) -> tuple[Estimate, tuple[int, ...] | None, Best | None, Best | None]:
+    """Play ``tries`` random deals: the estimate, the first deal with the situation, and the
+    shortest and longest finished games with it, as ``(battles, deal)``."""
+    top = ranks + 1
     reach = horizon(s)
-    hits = sum(holds(s, _judge(s, d, rules, ranks + 1, reach)) for d in _deals(ranks, suits, seed, tries))
+    hits = 0
+    first: tuple[int, ...] | None = None
+    shortest: Best | None = None
+    longest: Best | None = None
+    for deal in _deals(ranks, suits, seed, tries):
+        h = _judge(s, deal, rules, top, reach)
+        if not holds(s, h):
+            continue
+        hits += 1
+        first = first or deal
+        if h.winner is not None:
+            n: int | None = len(h.wars)
+        else:  # the situation was settled before the end: play the game out for its length
+            game = play_game(*deal_hands(deal), rules, top=top)
+            n = game.battles if game.winner in ("A", "B", "tie") else None
+        if n is not None:
+            if shortest is None or n < shortest[0]:
+                shortest = (n, deal)
+            if longest is None or n > longest[0]:
+                longest = (n, deal)
     low, high = wilson(hits, tries)
-    return Estimate(hits, tries, seed, low, high)
+    return Estimate(hits, tries, seed, low, high), first, shortest, longest
 
 
 def _positive(value: int, name: str) -> None:
@@ -802,9 +832,9 @@ class Found:
     the cards that matter) or ``"random"`` (``tries`` random deals, ``seed``).
     ``proved``: what the answer establishes, in words.  ``chance``: the exact chance,
     or None; ``estimate``: the sampled one (when the chance is not exact); ``bounds``: the
-    exact bounds of :func:`exact_bounds`, when the exact program could be run.  ``shortest`` and
-    ``longest``: the fewest and most battles of a game where the situation happens,
-    among the deals searched (random search only).
+    exact bounds of :func:`exact_bounds`, when the exact program could be run.  ``shortest``
+    and ``longest``: ``(battles, deal)`` of the shortest and longest finished games where
+    the situation happens, among the random deals played (nothing is proved about others).
     """
 
     situation: Situation
@@ -861,28 +891,13 @@ def find(situation: Situation | str, rules: Rules | str = STANDARD, *, ranks: in
         deal = tuple(hit.deal) + tuple(sorted(spare.elements()))
         if not holds(s, _judge(s, deal, rules, top, None)):  # pragma: no cover - would be a bug
             raise AssertionError(f"find: the deal {deal} does not have {s!r}")
-        sampled = None if exact is not None else estimate(s, rules, ranks=ranks, suits=suits, tries=tries,
-                                                           seed=seed)
+        if exact is not None:
+            return Found(s, deal, "exhaustive", "a deal exists (exact search of the cards that matter)",
+                         exact, None, bounds)
+        est, _, shortest, longest = _sample(s, rules, ranks, suits, tries, seed)
         return Found(s, deal, "exhaustive", "a deal exists (exact search of the cards that matter)",
-                     exact, sampled, bounds)
-    hits = 0
-    first: tuple[int, ...] | None = None
-    shortest: tuple[int, tuple[int, ...]] | None = None
-    longest: tuple[int, tuple[int, ...]] | None = None
-    for deal in _deals(ranks, suits, seed, tries):
-        h = _judge(s, deal, rules, top, None)
-        if not holds(s, h):
-            continue
-        hits += 1
-        first = first or deal
-        n = len(h.wars)
-        if h.winner is not None:
-            if shortest is None or n < shortest[0]:
-                shortest = (n, deal)
-            if longest is None or n > longest[0]:
-                longest = (n, deal)
-    low, high = wilson(hits, tries)
-    est = Estimate(hits, tries, seed, low, high)
+                     None, est, bounds, shortest, longest)
+    est, first, shortest, longest = _sample(s, rules, ranks, suits, tries, seed)
     proved = (f"found among {tries:,} random deals (seed {seed})" if first else
               f"none found within the limits ({tries:,} random deals, seed {seed}); "
               "no proof that none exists")
