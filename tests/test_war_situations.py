@@ -70,7 +70,7 @@ def test_parse(text: str, tree: object) -> None:
     ("battle -1 has a war", "battle number must be >= 1, got -1 at word 2"),
     ("A holds >= -3 cards", "number of cards must be >= 0, got -3 at word 4"),
     ("the game ends within 0 battles", "got 0 at word 5"),
-    ("turn 1 draw", "at word 3, got 'draw'"),
+    ("turn 1 draw", "expected 'tie', 'A' or 'B' at word 3, got 'draw'"),
     ("turn 1 tie also turn 2 A", "'and', 'or', 'then' or the end at word 4, got 'also'"),
     ("battle 2 has a skirmish", "'war' at word 5, got 'skirmish'"),
     ("C wins", "a situation"),

@@ -321,6 +321,8 @@ class _Reader:
         if word == "turn":
             self.at += 1
             k = self.maybe_number("a turn number")
+            if self.peek() not in ("tie", "a", "b"):
+                raise self.error("'tie', 'A' or 'B'")
             result = self.take("tie", "a", "b")
             return Turn(k, "tie" if result == "tie" else result.upper())
         if word == "battle":
