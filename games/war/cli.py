@@ -534,3 +534,7 @@ def _add_full_game_commands(war_sub: Any) -> None:
     from games.war.replay import add_replay_command
 
     add_replay_command(war_sub, _add_rule_options, _rules)
+
+    from games.war.situations import add_find_command
+
+    add_find_command(war_sub, _add_rule_options, _rules)
