@@ -169,7 +169,6 @@ def _quiet_worker() -> None:
 
 def _simulate(args: argparse.Namespace) -> int:
     import time
-    from concurrent.futures import ProcessPoolExecutor
 
     from games.war.simulate import simulate
 
@@ -180,16 +179,7 @@ def _simulate(args: argparse.Namespace) -> int:
     options: dict[str, Any] = dict(ranks=args.ranks, suits=args.suits,
                                    trace=args.plot is not None or args.trace_csv is not None,
                                    engine=args.engine, progress=args.progress)
-    if args.workers > 1:
-        pool = ProcessPoolExecutor(max_workers=args.workers, initializer=_quiet_worker)
-        try:
-            table = simulate(args.games, rules, args.seed, executor=pool, **options)
-        except KeyboardInterrupt:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        pool.shutdown()
-    else:
-        table = simulate(args.games, rules, args.seed, **options)
+    table = _on_workers(args.workers, simulate, args.games, rules, args.seed, **options)
     elapsed = time.perf_counter() - start
     speed = args.games / elapsed if elapsed > 0 else float("inf")
     if args.csv:
@@ -237,10 +227,26 @@ def _print_rules(rules: Any) -> None:
     print(_wrapped(f"{rules.in_words()}.", first="rules: "))
 
 
+def _on_workers(workers: int, run: Any, *args: Any, **options: Any) -> Any:
+    """``run(*args, **options)``, on a pool of ``workers`` processes when more than one
+    (passed as ``executor=``); the pool's pending work is cancelled on Ctrl-C."""
+    if workers <= 1:
+        return run(*args, **options)
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
+    try:
+        result = run(*args, executor=pool, **options)
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return result
+
+
 def _simulate_multi(args: argparse.Namespace, rules: Any) -> int:
     """``war simulate --players M`` (M > 2): the reference engine, a tally of the winners."""
     import time
-    from concurrent.futures import ProcessPoolExecutor
 
     from games.war.multi import check_players
     from games.war.multi_simulate import simulate_multi
@@ -255,16 +261,7 @@ def _simulate_multi(args: argparse.Namespace, rules: Any) -> int:
                          f"{args.players} games run on the reference engine (omit --engine)")
     start = time.perf_counter()
     options: dict[str, Any] = dict(players=args.players, ranks=args.ranks, suits=args.suits)
-    if args.workers > 1:
-        pool = ProcessPoolExecutor(max_workers=args.workers, initializer=_quiet_worker)
-        try:
-            tally = simulate_multi(args.games, rules, args.seed, executor=pool, **options)
-        except KeyboardInterrupt:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        pool.shutdown()
-    else:
-        tally = simulate_multi(args.games, rules, args.seed, **options)
+    tally = _on_workers(args.workers, simulate_multi, args.games, rules, args.seed, **options)
     elapsed = time.perf_counter() - start
     speed = args.games / elapsed if elapsed > 0 else float("inf")
     mean = tally.mean_battles

@@ -308,11 +308,7 @@ class ExactGame:
     @property
     def mean_battles(self) -> Fraction | None:
         """The expected number of battles of a game that ends (None if none does)."""
-        law = self.battles
-        total = sum(law.values(), Fraction(0))
-        if not total:
-            return None
-        return sum((k * p for k, p in law.items()), Fraction(0)) / total
+        return mean_of_law(self.battles)
 
     def battles_quantile(self, q: Fraction | float) -> int | None:
         """The least number of battles within which a fraction ``q`` of the games that end
@@ -361,3 +357,16 @@ def exact_game(ranks: int = 3, suits: int = 4, rules: Rules | str = STANDARD, *,
     rules = _check_rules(rules, "exact_game")
     outcomes = exact_outcomes(ranks, suits, rules, max_states=max_states, progress=progress)
     return ExactGame(ranks, suits, rules, outcomes)
+
+
+def mean_of_law(law: dict[int, Fraction]) -> Fraction | None:
+    """The mean of a (possibly incomplete) law of game lengths, over the games it holds;
+    None when it holds none.
+
+    >>> mean_of_law({1: Fraction(1, 4), 3: Fraction(1, 4)}), mean_of_law({})
+    (Fraction(2, 1), None)
+    """
+    total = sum(law.values(), Fraction(0))
+    if not total:
+        return None
+    return sum((k * p for k, p in law.items()), Fraction(0)) / total

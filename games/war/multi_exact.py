@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from drawdsl import Cards, Distribution, InvalidArgument, Spec, chances, draw_many
+from games.war.exact_game import mean_of_law
 from games.war.multi import check_players, deal_round_robin, play_multi, seat_name
 from games.war.rules import Rules, as_rules
 
@@ -121,11 +122,7 @@ class ExactMulti:
     @property
     def mean_battles(self) -> Fraction | None:
         """The expected number of battles of a game that ends (None if none does)."""
-        law = self.battles
-        total = sum(law.values(), Fraction(0))
-        if not total:
-            return None
-        return sum((k * p for k, p in law.items()), Fraction(0)) / total
+        return mean_of_law(self.battles)
 
 
 def exact_multi(ranks: int = 3, suits: int = 2, players: int = 3, rules: Rules | str = "standard", *,
