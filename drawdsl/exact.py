@@ -40,6 +40,7 @@ from drawdsl.distribution import Distribution
 from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, StateLimitExceeded, add_note
 from drawdsl.frames import FRAME_KEYS
 from drawdsl.keys import strict_key
+from drawdsl.probes import ProbePlan, Seen, holds_hidden, show
 from drawdsl.reductions import (
     PROOF_BUDGET,
     CardIndex,
@@ -126,6 +127,7 @@ def chances(
     merge: bool = True,
     lump: bool = True,
     symmetric: bool = True,
+    probe: bool = True,
     max_states: int = DEFAULT_MAX_STATES,
     max_draws: int | None = None,
     progress: bool | Callable[[int, int], None] = False,
@@ -136,10 +138,15 @@ def chances(
     :class:`~drawdsl.Weighted` source (with replacement).  ``merge=False`` turns off
     the merging of equal states (same answer, slower; for testing).
 
-    Two reductions over a deck are found automatically and used only where they are
-    shown valid for this spec (see :mod:`drawdsl.reductions`); each can be turned
-    off, and the answer is the same with or without them:
+    Three reductions over a deck are found automatically and used only where they are
+    shown valid for this spec (see :mod:`drawdsl.probes` and :mod:`drawdsl.reductions`);
+    each can be turned off, and the answer is the same with or without them:
 
+    * ``probe``: on a deck of named-tuple cards (:func:`~drawdsl.standard_deck`), the
+      spec is shown only the fields it uses (a card whose rank is hidden until the spec
+      touches it); cards that agree on those fields are drawn as one, so
+      ``draw_until(lambda c: c.rank == 13)`` draws 13 ranks, not 52 cards.  Any use
+      of a hidden field starts the evaluation again with it shown.
     * ``lump``: cards that lead to equal specs at every state the spec reaches are
       drawn as one class (a spec that only reads ranks draws 13 classes from 52
       cards).  Checked at every transition; a class splits the moment two of its
@@ -176,9 +183,10 @@ def chances(
     report = _reporter(progress)
     if isinstance(source, Cards):
         limit = len(source) if max_draws is None else _check_limit("max_draws", max_draws)
-        if not isinstance(lump, bool) or not isinstance(symmetric, bool):
-            raise TypeError(f"lump and symmetric must be True or False, got {lump!r} and {symmetric!r}")
-        return _evaluate(spec, source, None, merge, max_states, limit, symmetric, report, lump)
+        for name, flag in (("lump", lump), ("symmetric", symmetric), ("probe", probe)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"chances: {name} must be True or False, got {flag!r}")
+        return _evaluate(spec, source, None, merge, max_states, limit, symmetric, report, lump, probe)
     if isinstance(source, Weighted):
         limit = DEFAULT_MAX_DRAWS if max_draws is None else _check_limit("max_draws", max_draws)
         return _evaluate(spec, None, source, merge, max_states, limit, False, report)
@@ -368,7 +376,9 @@ def _refuse_early(
             sampled += 1
             for i, count in enumerate(counts):
                 if count:
-                    child, _ = normal(_spec_or_raise(k(cards[i]), k, "the continuation"), left - 1 - anys)
+                    child, _ = normal(
+                        _spec_or_raise(k(show(cards[i])), k, "the continuation"), left - 1 - anys
+                    )
                     going += type(child) is _Draw
     if not sampled:
         return
@@ -428,11 +438,63 @@ def _evaluate(
     symmetric: bool = False,
     report: Callable[[int, int], None] | None = None,
     lump: bool = False,
+    probe: bool = False,
 ) -> Distribution[Any]:
     """Dispatch: a deck with merging takes the fast path, the rest the general one."""
     if deck is not None and merge:
-        return _evaluate_reduced(spec, deck, max_states, max_draws, lump, symmetric, report)
+        return _evaluate_probed(spec, deck, max_states, max_draws, lump, symmetric, report, probe)
     return _evaluate_general(spec, deck, weighted, merge, max_states, max_draws, report)
+
+
+def _evaluate_probed(
+    spec: Spec[Any],
+    deck: Cards[Any],
+    max_states: int,
+    max_draws: int,
+    lump: bool,
+    symmetric: bool,
+    report: Callable[[int, int], None] | None,
+    probe: bool,
+    log: _Log | None = None,
+    escalate_at: int | None = None,
+) -> Distribution[Any]:
+    """Evaluate over a deck showing the spec only the card fields it uses (see
+    :mod:`drawdsl.probes`), then with the reductions of :func:`_evaluate_reduced`.
+
+    The first run hides every field; each run that uses a hidden field is thrown away
+    and the field shown in the next.  A run that raised (other than a limit), or whose
+    finished values hold a hidden field, gives way to the real cards, so errors and
+    values are the spec's own.
+    """
+    log = log or _Log()
+    plan = ProbePlan.of(deck) if probe and lump else None
+    shown: frozenset[str] = frozenset()
+    while plan is not None and len(shown) < len(plan.fields):
+        if plan.classes(shown) == len(deck.distinct()):
+            break  # the shown fields tell every card apart: nothing to gain
+        probed, watch = plan.deck(shown)
+        try:
+            result = _evaluate_reduced(
+                spec, probed, max_states, max_draws, lump, symmetric, report, log, escalate_at
+            )
+        except Seen:
+            pass
+        except (StateLimitExceeded, EndlessProcess):
+            if not watch.fields:
+                raise  # as big with every card shown: no run on the real cards is smaller
+        except Exception:
+            if not watch.fields:
+                break  # the real cards raise the spec's own error (or none)
+        else:
+            if not watch.fields:
+                if any(holds_hidden(value) for value in result):
+                    break  # the spec finishes with a card: evaluate the real ones
+                log.shown = tuple(name for name in plan.fields if name in shown)
+                return result
+        shown |= watch.fields
+        log.restarts += 1
+    log.shown = None
+    return _evaluate_reduced(spec, deck, max_states, max_draws, lump, symmetric, report, log, escalate_at)
 
 
 class _Restart(Exception):
@@ -464,7 +526,7 @@ def _check_class(
     results = [(child, extra)]
     for card in members[1:]:
         current[0] = card
-        results.append(normal(_spec_or_raise(k(card), k, "the continuation"), avail))
+        results.append(normal(_spec_or_raise(k(show(card)), k, "the continuation"), avail))
     if all(r[1] == extra and r[0] == child for r in results[1:]):
         return
     groups: dict[Any, list[Any]] = {}
@@ -478,10 +540,10 @@ def _views_agree(sees: Callable[[Any], Any], members: tuple[Any, ...], current: 
     strictly equal value: then the step cannot tell them apart at any state."""
     current[0] = members[0]
     try:
-        key = strict_key(sees(members[0]))
+        key = strict_key(sees(show(members[0])))
         for card in members[1:]:
             current[0] = card
-            if strict_key(sees(card)) != key:
+            if strict_key(sees(show(card))) != key:
                 return False
     except TypeError:
         return False  # an unhashable view: compare the continuations in full
@@ -497,12 +559,12 @@ def _loop_members_agree(k: _LoopK, members: tuple[Any, ...], current: list[Any])
     """
     step, state = k.step, k.state
     current[0] = members[0]
-    first = step(state, members[0])
+    first = step(state, show(members[0]))
     if isinstance(first, Spec):
         # Equal specs (done(value) compares its value strictly) continue alike.
         for card in members[1:]:
             current[0] = card
-            result = step(state, card)
+            result = step(state, show(card))
             if result is not first and not (isinstance(result, Spec) and result == first):
                 return False
         return True
@@ -512,7 +574,7 @@ def _loop_members_agree(k: _LoopK, members: tuple[Any, ...], current: list[Any])
         return False  # not hashable: the full comparison raises the loop's own error
     for card in members[1:]:
         current[0] = card
-        result = step(state, card)
+        result = step(state, show(card))
         if result is first:
             continue
         if isinstance(result, Spec):
@@ -546,6 +608,8 @@ class _Log:
         self.proof: str | None = None
         self.restarts = 0
         self.trace: list[tuple[int, int, int]] = []
+        #: The card fields the spec was shown (None: the real cards).
+        self.shown: tuple[str, ...] | None = None
 
 
 def _evaluate_reduced(
@@ -810,7 +874,7 @@ def _evaluate_deck(
         extra being the rule's _Child, or the value for _DONE."""
         k = parent.draw.k
         current[0] = cards[drawn]
-        child, extra = normal(_spec_or_raise(k(cards[drawn]), k, "the continuation"), avail)
+        child, extra = normal(_spec_or_raise(k(show(cards[drawn])), k, "the continuation"), avail)
         if members is not None and members[drawn] is not None:
             _check_members(parent.draw, drawn, members[drawn], child, extra, avail)  # type: ignore[arg-type]
         t = type(child)

@@ -17,7 +17,8 @@ from typing import Any, Generic, TypeVar
 from drawdsl.cards import Cards
 from drawdsl.distribution import Distribution
 from drawdsl.errors import StateLimitExceeded
-from drawdsl.exact import DEFAULT_MAX_STATES, _check_limit, _evaluate_reduced, _Log
+from drawdsl.exact import DEFAULT_MAX_STATES, _check_limit, _evaluate_probed, _Log
+from drawdsl.probes import Token
 from drawdsl.spec import Spec
 
 __all__ = ["Explanation", "explain"]
@@ -32,8 +33,10 @@ _SHOWN = 6
 class Explanation(Generic[V]):
     """What :func:`explain` found.
 
-    ``classes``: the cards drawn as one (each tuple is a class the spec cannot tell
-    apart); ``symmetric``: whether decks were merged up to renamings;
+    ``shown``: the card fields the spec was shown (it used no other; cards that agree on
+    them are drawn as one), or None when it was shown the real cards; ``classes``: the
+    cards drawn as one (each tuple is a class the spec cannot tell apart); ``symmetric``:
+    whether decks were merged up to renamings;
     ``symmetry_note``: why not, when the proof failed; ``states``: per draw, the live
     states and how many of them are different specs; ``restarts``: how often the
     evaluation started again with better reductions; ``distribution``: the answer,
@@ -42,6 +45,7 @@ class Explanation(Generic[V]):
 
     cards: int
     distinct: int
+    shown: tuple[str, ...] | None
     classes: tuple[tuple[Any, ...], ...]
     symmetric: bool
     symmetry_note: str | None
@@ -57,6 +61,9 @@ class Explanation(Generic[V]):
 
     def __str__(self) -> str:
         lines = [f"{self.cards} cards, {self.distinct} distinct"]
+        if self.shown is not None:
+            fields = ", ".join(self.shown) if self.shown else "no field"
+            lines.append(f"read: {fields} (the spec used no other field of a card)")
         if len(self.classes) < self.distinct:
             shown = [
                 "{" + ", ".join(map(repr, c[:4])) + (", ..." if len(c) > 4 else "") + "}"
@@ -92,6 +99,7 @@ def explain(
     *,
     lump: bool = True,
     symmetric: bool = True,
+    probe: bool = True,
     max_states: int = DEFAULT_MAX_STATES,
 ) -> Explanation[V]:
     """Evaluate ``spec`` on a deck exactly and say how: the reductions and the states.
@@ -125,13 +133,17 @@ def explain(
     dist: Distribution[Any] | None = None
     error = None
     try:
-        dist = _evaluate_reduced(spec, source, max_states, len(source), lump, symmetric, None, log, 0)
+        dist = _evaluate_probed(spec, source, max_states, len(source), lump, symmetric, None, probe, log, 0)
     except StateLimitExceeded as err:
         error = str(err)
     return Explanation(
         cards=len(source),
         distinct=len(source.distinct()),
-        classes=tuple(log.classes),
+        shown=log.shown,
+        classes=tuple(
+            tuple(card for kind in part for card in (kind.members if type(kind) is Token else (kind,)))
+            for part in log.classes
+        ),
         symmetric=log.symmetric,
         symmetry_note=None if log.symmetric else (log.proof or ("not asked" if not symmetric else None)),
         states=tuple((live, specs) for _, live, specs in log.trace),

@@ -40,6 +40,7 @@ from collections.abc import Generator
 from typing import Any
 
 from drawdsl.keys import strict_key
+from drawdsl.probes import Hidden
 
 __all__ = ["FRAME_KEYS", "frame_key"]
 
@@ -83,6 +84,8 @@ def _freeze(obj: Any, memo: dict[int, int], keep: list[Any]) -> Any:
         return ("ref", seen)
     memo[id(obj)] = len(memo)
     keep.append(obj)  # alive until the key is made: ids stay unique
+    if t is Hidden:
+        return ("hidden",)  # a hidden card field: only where it is, and where again ("ref")
     if t is tuple or t is frozenset:
         parts = [_freeze(x, memo, keep) for x in obj]
         return (t, tuple(parts) if t is tuple else frozenset(parts))
@@ -104,6 +107,9 @@ def _freeze(obj: Any, memo: dict[int, int], keep: list[Any]) -> Any:
             _freeze(obj.__defaults__, memo, keep), _freeze(obj.__kwdefaults__, memo, keep),
             _freeze(obj.__closure__, memo, keep), _freeze(obj.__dict__, memo, keep),
         )
+    if isinstance(obj, tuple) and hasattr(t, "_fields"):
+        # A named tuple (a card): its fields, read past a probe card's watch.
+        return (t, tuple([_freeze(x, memo, keep) for x in tuple.__iter__(obj)]))
     if t in _ITERATORS:
         return ("iter", t, _freeze(obj.__reduce__(), memo, keep))
     try:

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from drawdsl.keys import strict_key
+from drawdsl.probes import show
 from drawdsl.spec import (
     Spec,
     _Any,
@@ -334,7 +335,7 @@ class StateGraph:
         k = head.k
         row: list[Any] = []
         for card in cards:
-            child, extra = normal(_spec_or_raise(k(card), k, "the continuation"), avail)
+            child, extra = normal(_spec_or_raise(k(show(card)), k, "the continuation"), avail)
             tc = type(child)
             if tc is _Draw:
                 row.append((child, anys + extra, depth + 1))

@@ -756,7 +756,11 @@ class _LoopK:
         result = self.step(self.state, card)
         if isinstance(result, Spec):
             return result
-        return _Loop(_hashable_state(result, self.step), self.step)
+        try:
+            return _Loop(result, self.step)  # its strict key checks that the state is hashable
+        except TypeError:
+            _hashable_state(result, self.step)  # the loop's own error, when that is the cause
+            raise
 
     def _name(self) -> str:
         return _describe(self.step)

@@ -177,9 +177,10 @@ def test_a_generator_that_keeps_every_card_is_refused_with_the_reason() -> None:
     assert mapped[0] == Fraction(comb(48, 5), comb(52, 5))
 
 
-def test_lump_and_symmetric_must_be_bools() -> None:
-    with pytest.raises(TypeError, match="lump and symmetric must be True or False"):
-        chances(draw(), Cards("ab"), lump="yes")  # type: ignore[arg-type]
+@pytest.mark.parametrize("name", ["lump", "symmetric", "probe"])
+def test_reduction_switches_must_be_bools(name: str) -> None:
+    with pytest.raises(TypeError, match=f"chances: {name} must be True or False, got 'yes'"):
+        chances(draw(), Cards("ab"), **{name: "yes"})
 
 
 def _rolls_until_six(rolls: int, face: int) -> Any:

@@ -223,13 +223,13 @@ def _chance(args: argparse.Namespace) -> int:
         try:
             if args.explain:
                 report = explain(spec, deck.cards, lump=args.lump, symmetric=args.symmetric,
-                                 max_states=args.max_states)
+                                 probe=args.probe, max_states=args.max_states)
                 if report.distribution is None:
                     raise StateLimitExceeded(report.error or "exact evaluation stopped")
                 dist = report.distribution
             else:
                 dist = chances(spec, deck.cards, lump=args.lump, symmetric=args.symmetric,
-                               max_states=args.max_states, progress=reached.update)
+                               probe=args.probe, max_states=args.max_states, progress=reached.update)
         except KeyboardInterrupt as err:
             add_note(err, f"exact evaluation had reached draw {reached.draws} "
                           f"with {reached.states:,} live states")
@@ -413,6 +413,10 @@ examples:
     chance.add_argument(
         "--no-lump", dest="lump", action="store_false",
         help="do not draw cards the spec cannot tell apart as one class (same answer; for testing)",
+    )
+    chance.add_argument(
+        "--no-probe", dest="probe", action="store_false",
+        help="show the spec whole cards, not only the fields it reads (same answer; for testing)",
     )
     chance.add_argument(
         "--no-symmetric", dest="symmetric", action="store_false",

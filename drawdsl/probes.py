@@ -1,0 +1,316 @@
+"""Probe cards: showing a spec only the fields of a card it reads.
+
+A newcomer writes ``draw_until(lambda c: c.rank == 13)`` on the whole 52-card deck.
+The spec never looks at suits, so drawing the king of spades or of hearts must lead to
+the same future: the deck behaves like 13 ranks.  The exact evaluator finds this out by
+*probing*: it first shows the spec cards whose fields are all hidden, and reveals a
+field (rank, suit) only once the spec touches it.  The cards that agree on the
+revealed fields form one class, drawn once with the class's count, exactly as if the
+user had written ``deck.map(lambda c: c.rank)``.
+
+Why this is sound.  A hidden field holds a :class:`Hidden` placeholder, and *every*
+use of a placeholder (reading it through the card's attribute or index, comparing,
+hashing, printing, arithmetic, truth, iteration, conversion, pickling, ...) is recorded
+and stops the run (:class:`Seen`, a ``BaseException``, so ``except Exception`` in a
+spec does not swallow it; the record stays even if it is swallowed).  A run in which
+nothing hidden was used computed the same thing for every card of a class, so its
+answer is the answer over the real cards; a run that used a hidden field is thrown
+away and started again with that field shown.  A card handed to the spec is a fresh
+object at every draw (two draws are never the same object, as two different real cards
+are not), and state keys number placeholders by identity within a state
+(:func:`~drawdsl.keys.strict_key`), so a spec that keeps the same card twice and one
+that keeps two cards of a class do not merge.  A finished value that still holds a
+placeholder (the spec returned a card) sends the evaluation back to the real cards.
+
+The probe of a card of a named-tuple type ``T`` is an instance of a subclass of ``T``
+(``isinstance(card, T)`` holds; ``card.color``, ``str(card)``, ``card._replace`` work,
+reading fields through the watched accessors).  What cannot be watched: the exact type
+(``type(card) is T`` is False on a probe) and ``id()``; a spec that tells cards apart
+that way must pass ``probe=False``.  Only decks of one named-tuple type are probed
+(:class:`~drawdsl.Card` and the user's own); other decks are drawn as they are.
+
+>>> from drawdsl import standard_deck
+>>> plan = ProbePlan.of(standard_deck())
+>>> plan.fields
+('rank', 'suit')
+>>> deck, watch = plan.deck(frozenset({"suit"}))
+>>> len(deck), len(deck.distinct())
+(52, 4)
+>>> card = show(deck.distinct()[0])
+>>> card.suit, card.color
+('S', 'black')
+>>> try:
+...     card.rank
+... except Seen:
+...     sorted(watch.fields)
+['rank']
+"""
+
+from __future__ import annotations
+
+import gc
+import types
+from collections.abc import Callable, Iterable
+from typing import Any, NoReturn
+
+from drawdsl.cards import Cards
+
+__all__ = ["Hidden", "Seen", "Watch", "Token", "ProbePlan", "show", "holds_hidden"]
+
+
+_ATOMS = (int, str, bool, float, bytes, complex, type(None))
+
+
+class Seen(BaseException):
+    """A spec used a field the evaluator had hidden: the run stops and starts again with
+    that field shown.  A ``BaseException`` so that a spec's ``except Exception`` does not
+    swallow it (the evaluator also keeps a record, in case a bare ``except`` does)."""
+
+
+class Watch:
+    """The fields a probing run saw used (one per run: no global state)."""
+
+    __slots__ = ("fields",)
+
+    def __init__(self) -> None:
+        self.fields: set[str] = set()
+
+
+def _touch(hidden: Hidden) -> NoReturn:
+    field = object.__getattribute__(hidden, "_field")
+    object.__getattribute__(hidden, "_watch").fields.add(field)
+    raise Seen(field)
+
+
+class Hidden:
+    """The placeholder of a hidden field: any use of it is recorded and stops the run.
+
+    >>> watch = Watch()
+    >>> h = Hidden("rank", watch)
+    >>> try:
+    ...     h == 13
+    ... except Seen:
+    ...     watch.fields
+    {'rank'}
+    """
+
+    __slots__ = ("_field", "_watch")
+
+    def __init__(self, field: str, watch: Watch) -> None:
+        object.__setattr__(self, "_field", field)
+        object.__setattr__(self, "_watch", watch)
+
+    def __getattribute__(self, name: str) -> Any:
+        _touch(self)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _touch(self)
+
+    def __delattr__(self, name: str) -> None:
+        _touch(self)
+
+
+def _touching(*args: Any, **kwargs: Any) -> NoReturn:
+    _touch(args[0])
+
+
+# Every special method Python may look up on the type, so that no implicit use (``==``,
+# ``hash()``, ``str()``, ``+``, ``if``, ``len()``, ``for``, ``int()``, ``round()``,
+# ``copy``/``pickle``, ``with``, ...) slips past the watch.
+_SPECIAL = (
+    "eq", "ne", "lt", "le", "gt", "ge", "hash", "bool", "len", "length_hint", "iter",
+    "reversed", "contains", "next", "getitem", "setitem", "delitem", "missing", "call", "int",
+    "float", "complex", "index", "round", "trunc", "floor", "ceil", "str", "repr", "format",
+    "bytes", "fspath", "add", "radd", "iadd", "sub", "rsub", "isub", "mul", "rmul", "imul",
+    "matmul", "rmatmul", "imatmul", "truediv", "rtruediv", "itruediv", "floordiv",
+    "rfloordiv", "ifloordiv", "mod", "rmod", "imod", "divmod", "rdivmod", "pow", "rpow",
+    "ipow", "lshift", "rlshift", "ilshift", "rshift", "rrshift", "irshift", "and", "rand",
+    "iand", "xor", "rxor", "ixor", "or", "ror", "ior", "neg", "pos", "abs", "invert", "enter",
+    "exit", "aenter", "aexit", "await", "aiter", "anext", "reduce", "reduce_ex", "getstate",
+    "setstate", "copy", "deepcopy", "dir", "sizeof", "getnewargs", "getnewargs_ex", "get",
+    "set", "delete", "set_name", "buffer", "release_buffer", "instancecheck", "subclasscheck",
+    "class_getitem", "mro_entries", "init_subclass",
+)
+for _name in _SPECIAL:
+    setattr(Hidden, f"__{_name}__", _touching)
+del _name
+
+
+class _Probe(tuple):  # type: ignore[type-arg]
+    """Mixin of the probe types: reading a field, an index or iterating goes through the watch."""
+
+    __slots__ = ()
+
+    def __getitem__(self, index: Any) -> Any:
+        value = tuple.__getitem__(self, index)
+        for item in (value if isinstance(index, slice) else (value,)):
+            if type(item) is Hidden:
+                _touch(item)
+        return value
+
+    def __iter__(self) -> Any:
+        for item in tuple.__iter__(self):
+            if type(item) is Hidden:
+                _touch(item)
+            yield item
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        self._watch_all()
+        return tuple.__reduce_ex__(self, protocol)
+
+    def __reduce__(self) -> Any:
+        self._watch_all()
+        return tuple.__reduce__(self)
+
+    def _watch_all(self) -> None:
+        for item in tuple.__iter__(self):
+            if type(item) is Hidden:
+                _touch(item)
+
+
+def _field_reader(i: int) -> property:
+    def read(self: tuple[Any, ...]) -> Any:
+        value = tuple.__getitem__(self, i)
+        if type(value) is Hidden:
+            _touch(value)
+        return value
+
+    return property(read)
+
+
+_PROBE_TYPES: dict[type, type] = {}  # a cache of derived types, never of values
+
+
+def _probe_type(base: type) -> type:
+    """The watched subclass of the named-tuple type ``base`` (made once per type)."""
+    probe = _PROBE_TYPES.get(base)
+    if probe is None:
+        fields = base._fields  # type: ignore[attr-defined]
+        body: dict[str, Any] = {"__slots__": (), "__module__": base.__module__,
+                                "__qualname__": base.__qualname__}
+        for i, name in enumerate(fields):
+            body[name] = _field_reader(i)
+        probe = _PROBE_TYPES[base] = type(base.__name__, (_Probe, base), body)
+    return probe
+
+
+class Token:
+    """A class of cards, as the evaluator holds it in its deck (compared by identity,
+    never shown to a spec: :func:`show` makes a fresh probe card of it at every draw)."""
+
+    __slots__ = ("values", "hidden", "make", "watch", "members")
+
+    def __init__(self, values: tuple[Any, ...], hidden: tuple[tuple[int, str], ...],
+                 make: Callable[[Iterable[Any]], Any], watch: Watch, members: tuple[Any, ...]) -> None:
+        self.values = values
+        self.hidden = hidden
+        self.make = make
+        self.watch = watch
+        self.members = members
+
+    def show(self) -> Any:
+        """A fresh probe card: the shown fields' values, a new placeholder in every hidden one."""
+        values = list(self.values)
+        for i, name in self.hidden:
+            values[i] = Hidden(name, self.watch)
+        return self.make(values)
+
+    def __repr__(self) -> str:
+        """The class as a card with its hidden fields as ``?``: ``Card(rank=14, suit=?)``."""
+        card = self.members[0]
+        hidden = {i for i, _ in self.hidden}
+        fields = ", ".join(
+            f"{name}=?" if i in hidden else f"{name}={value!r}"
+            for i, (name, value) in enumerate(zip(card._fields, self.values, strict=True))
+        )
+        return f"{type(card).__name__}({fields})"
+
+
+def show(card: Any) -> Any:
+    """What the spec is handed for a deck card: a fresh probe for a :class:`Token`, else the card."""
+    return card.show() if type(card) is Token else card
+
+
+class ProbePlan:
+    """How to probe a deck: its cards' named-tuple type and fields."""
+
+    __slots__ = ("source", "fields", "probe")
+
+    def __init__(self, source: Cards[Any], base: type) -> None:
+        self.source = source
+        self.fields: tuple[str, ...] = tuple(base._fields)  # type: ignore[attr-defined]
+        self.probe = _probe_type(base)
+
+    @classmethod
+    def of(cls, deck: Cards[Any]) -> ProbePlan | None:
+        """The plan for ``deck``, or None when probing cannot help or does not apply (cards
+        of different types, not named tuples, or all distinct cards already differ in
+        every proper subset of fields... kept simple: fewer than two distinct cards)."""
+        cards = deck.distinct()
+        if len(cards) < 2:
+            return None
+        base = type(cards[0])
+        if not (issubclass(base, tuple) and hasattr(base, "_fields")) or not base._fields:
+            return None
+        if any(type(card) is not base for card in cards):
+            return None
+        return cls(deck, base)
+
+    def deck(self, shown: frozenset[str]) -> tuple[Cards[Any], Watch]:
+        """The deck of classes of cards that agree on the ``shown`` fields, and the
+        watch its probes report to."""
+        from drawdsl.keys import strict_key
+
+        watch = Watch()
+        shown_at = [i for i, name in enumerate(self.fields) if name in shown]
+        hidden = tuple((i, name) for i, name in enumerate(self.fields) if name not in shown)
+        groups: dict[Any, list[Any]] = {}
+        for card in self.source.distinct():
+            key = tuple(strict_key(card[i]) for i in shown_at)
+            groups.setdefault(key, []).append(card)
+        make = self.probe._make  # type: ignore[attr-defined]
+        counts: dict[Any, int] = {}
+        for members in groups.values():
+            token = Token(tuple(members[0]), hidden, make, watch, tuple(members))
+            counts[token] = sum(self.source.count(card) for card in members)
+        return Cards._trusted(counts), watch
+
+    def classes(self, shown: frozenset[str]) -> int:
+        """How many classes the ``shown`` fields make."""
+        from drawdsl.keys import strict_key
+
+        shown_at = [i for i, name in enumerate(self.fields) if name in shown]
+        return len({tuple(strict_key(card[i]) for i in shown_at) for card in self.source.distinct()})
+
+
+def holds_hidden(value: Any, budget: int = 100_000) -> bool:
+    """Whether ``value`` holds a placeholder anywhere it can reach (through containers,
+    object attributes, closures), or is too big to tell within ``budget`` objects
+    (then True: the caller goes back to the real cards).
+
+    >>> holds_hidden((1, ("a", [2.0])))
+    False
+    >>> holds_hidden({"x": Hidden("rank", Watch())})
+    True
+    """
+    seen: set[int] = set()
+    stack = [value]
+    while stack:
+        x = stack.pop()
+        if type(x) is Hidden:
+            return True
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        if len(seen) > budget:
+            return True
+        t = type(x)
+        if t in _ATOMS or isinstance(x, (type, types.ModuleType)):
+            continue  # a class or a module is not part of the value
+        if t is types.FunctionType:
+            # Its closure and defaults, not the globals of its module.
+            stack.extend((x.__closure__ or ()) + (x.__defaults__ or ()))
+            stack.extend(((x.__kwdefaults__ or {}), x.__dict__))
+            continue
+        stack.extend(gc.get_referents(x))
+    return False
