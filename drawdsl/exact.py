@@ -470,12 +470,13 @@ def _evaluate_probed(
     plan = ProbePlan.of(deck) if probe and lump else None
     shown: frozenset[str] = frozenset()
     while plan is not None and len(shown) < len(plan.fields):
-        if plan.classes(shown) == len(deck.distinct()):
-            break  # the shown fields tell every card apart: nothing to gain
         probed, watch = plan.deck(shown)
+        if len(probed.distinct()) == len(deck.distinct()):
+            break  # the shown fields tell every card apart: nothing to gain
         try:
             result = _evaluate_reduced(
-                spec, probed, max_states, max_draws, lump, symmetric, report, log, escalate_at
+                spec, probed, max_states, max_draws, lump, symmetric, report, log, escalate_at,
+                len(deck.distinct()),
             )
         except Seen:
             pass
@@ -622,8 +623,10 @@ def _evaluate_reduced(
     report: Callable[[int, int], None] | None,
     log: _Log | None = None,
     escalate_at: int | None = None,
+    distinct: int | None = None,
 ) -> Distribution[Any]:
-    """Evaluate over a deck with the reductions that are shown valid for ``spec``.
+    """Evaluate over a deck with the reductions that are shown valid for ``spec``
+    (``distinct``: the distinct cards of the deck the user gave, for messages).
 
     Lumping starts from one class of all cards and is checked at every transition; a
     class splits (and the evaluation starts again) as soon as two of its cards lead
@@ -679,7 +682,8 @@ def _evaluate_reduced(
         try:
             return _evaluate_deck(
                 spec, lumped, max_states, max_draws, sym, report,
-                members if checked else None, threshold if escalate else None, log.trace, len(cards),
+                members if checked else None, threshold if escalate else None, log.trace,
+                distinct or len(cards),
             )
         except _Split as split:
             position = {card: i for i, card in enumerate(cards)}

@@ -232,20 +232,23 @@ def show(card: Any) -> Any:
 
 
 class ProbePlan:
-    """How to probe a deck: its cards' named-tuple type and fields."""
+    """How to probe a deck: its cards' named-tuple type, fields, and the strict keys of
+    every card's fields (made once, so each run only groups them)."""
 
-    __slots__ = ("source", "fields", "probe")
+    __slots__ = ("source", "fields", "probe", "keys")
 
     def __init__(self, source: Cards[Any], base: type) -> None:
+        from drawdsl.keys import strict_key
+
         self.source = source
         self.fields: tuple[str, ...] = tuple(base._fields)  # type: ignore[attr-defined]
         self.probe = _probe_type(base)
+        self.keys = [tuple([strict_key(value) for value in card]) for card in source.distinct()]
 
     @classmethod
     def of(cls, deck: Cards[Any]) -> ProbePlan | None:
-        """The plan for ``deck``, or None when probing cannot help or does not apply (cards
-        of different types, not named tuples, or all distinct cards already differ in
-        every proper subset of fields... kept simple: fewer than two distinct cards)."""
+        """The plan for ``deck``, or None when probing does not apply: fewer than two
+        distinct cards, or cards that are not all of one named-tuple type."""
         cards = deck.distinct()
         if len(cards) < 2:
             return None
@@ -259,28 +262,19 @@ class ProbePlan:
     def deck(self, shown: frozenset[str]) -> tuple[Cards[Any], Watch]:
         """The deck of classes of cards that agree on the ``shown`` fields, and the
         watch its probes report to."""
-        from drawdsl.keys import strict_key
-
         watch = Watch()
         shown_at = [i for i, name in enumerate(self.fields) if name in shown]
         hidden = tuple((i, name) for i, name in enumerate(self.fields) if name not in shown)
         groups: dict[Any, list[Any]] = {}
-        for card in self.source.distinct():
-            key = tuple(strict_key(card[i]) for i in shown_at)
-            groups.setdefault(key, []).append(card)
+        for card, keys in zip(self.source.distinct(), self.keys, strict=True):
+            groups.setdefault(tuple([keys[i] for i in shown_at]), []).append(card)
         make = self.probe._make  # type: ignore[attr-defined]
+        count = self.source.count
         counts: dict[Any, int] = {}
         for members in groups.values():
             token = Token(tuple(members[0]), hidden, make, watch, tuple(members))
-            counts[token] = sum(self.source.count(card) for card in members)
+            counts[token] = sum(count(card) for card in members)
         return Cards._trusted(counts), watch
-
-    def classes(self, shown: frozenset[str]) -> int:
-        """How many classes the ``shown`` fields make."""
-        from drawdsl.keys import strict_key
-
-        shown_at = [i for i, name in enumerate(self.fields) if name in shown]
-        return len({tuple(strict_key(card[i]) for i in shown_at) for card in self.source.distinct()})
 
 
 def holds_hidden(value: Any, budget: int = 100_000) -> bool:

@@ -203,6 +203,9 @@ def test_a_frontier_that_will_pass_the_limit_is_refused_at_once() -> None:
     # 52 distinct cards in order: 2,652 states at draw 2, none merging, each going on with
     # 50 cards: 132,600 at draw 3, refused before a single one is built.
     with pytest.raises(StateLimitExceeded, match=r"would reach about 132,600 live states at draw 3"):
+        chances(draw_many(5), deck, max_states=20_000, probe=False)
+    # Probed, the ranks alone already pass the limit (the cards would be more still).
+    with pytest.raises(StateLimitExceeded, match=r"would reach about 28,561 live states at draw 4"):
         chances(draw_many(5), deck, max_states=20_000)
     # The same growth, but every path ends at draw 3: nothing to refuse.
     first_rank = draw_many(3).map(lambda cards: cards[0].rank)
