@@ -379,3 +379,12 @@ def test_chance_explain_text_says_how() -> None:
     assert code == 0
     assert "how it was evaluated:" in out and "lumped: the spec tells only 2 kinds of card apart" in out
     assert "mean = 53/5" in out
+
+
+def test_chance_probes_the_fields_a_spec_reads_and_no_probe_agrees() -> None:
+    argv = ["chance", f"{NATURAL}:aces_in_five", "--deck", "standard", "--json"]
+    _, probed, _ = run(argv)
+    _, whole, _ = run([*argv, "--no-probe"])
+    assert json.loads(probed) == json.loads(whole)
+    code, out, _ = run(["chance", f"{NATURAL}:aces_in_five", "--deck", "standard", "--explain"])
+    assert code == 0 and "read: rank (the spec used no other field of a card)" in out
