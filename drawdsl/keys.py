@@ -71,6 +71,9 @@ def _key(value: Any, t: type, hidden: dict[int, int]) -> Any:
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         # A named tuple: its fields, strictly (``Point(1, 2) == Point(True, 2)`` in Python),
         # read past a probe card's watch (a key is not a use).
-        return (t, tuple([_key(item, type(item), hidden) for item in tuple.__iter__(value)]))
+        return (t, tuple([
+            (type(item), item) if type(item) in _PLAIN else _key(item, type(item), hidden)
+            for item in tuple.__iter__(value)
+        ]))
     hash(value)  # unhashable values raise here, as they would as plain keys
     return (t, value)
