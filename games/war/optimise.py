@@ -21,18 +21,17 @@ Each exhaustive search stops at ``max_states`` remembered states; then the bound
 proved so far is reported, in numbers (``low``, ``high``) and in words (``proved``).
 Endless and capped games have no length: they never count.
 
->>> best = optimise("A wins", "shortest", ranks=3, suits=2)
->>> best.length, best.low, best.high, best.status
-(2, 2, 2, 'optimal')
+>>> best = optimise("B holds >= 6 cards after battle 2 and A wins", "shortest", ranks=4, suits=2)
+>>> best.deal, best.length, best.low, best.high, best.status
+((2, 4, 2, 5, 3, 3, 5, 4), 5, 5, 5, 'optimal')
 >>> best.proved
-'optimal: no deal where it happens ends within 1 battle (exhaustive search)'
->>> optimise("A wins", "longest", ranks=3, suits=2).length
-9
+'optimal: no deal where it happens ends within 4 battles (exhaustive search)'
+>>> optimise("A wins", "longest", ranks=4, suits=2).length
+14
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter, deque
 from collections.abc import Callable
@@ -99,25 +98,41 @@ def game_length(situation: Situation | str, deal: tuple[int, ...], rules: Rules 
 # --------------------------------------------------------------------------- what the situation says
 
 
-def _floor(s: Situation) -> tuple[int, int]:
-    """``(battles, turns)`` every game where ``s`` happens lasts at least (a battle has a turn
-    more than its war rounds)."""
+def _earliest(s: Situation) -> tuple[int, int, bool]:
+    """A lower bound on any moment of ``s``: ``(battle, turn, at_end)``, the battle the moment
+    lies in and the moment (a turn number; 0 is the start), and whether the moment is always
+    its battle's last turn (a battle's atoms, the end, a decisive turn)."""
     if isinstance(s, Turn):
-        return (1, s.k or 1)
+        return (1, s.k or 1, s.result != "tie")
     if isinstance(s, War):
         k = s.k or 1
-        return (k, k + s.depth)
+        return (k, k + s.depth, True)  # battle k has s.depth + 1 turns, those before one at least
     if isinstance(s, Holds):
-        return (s.k or 1, s.k or 1)
+        return (s.k or 1, s.k or 1, True)
     if isinstance(s, Ends):
-        return (s.n, s.n) if s.how == "after" else (1, 1)
-    if isinstance(s, (And, Then)):
-        left, right = _floor(s.left), _floor(s.right)
-        return (max(left[0], right[0]), max(left[1], right[1]))
+        return (s.n, s.n, True) if s.how == "after" else (1, 1, True)
+    if isinstance(s, Not):
+        return (0, 0, True)
+    if not isinstance(s, (And, Or, Then)):
+        return (1, 1, True)  # Wins: the end
+    left, right = _earliest(s.left), _earliest(s.right)
     if isinstance(s, Or):
-        left, right = _floor(s.left), _floor(s.right)
-        return (min(left[0], right[0]), min(left[1], right[1]))
-    return (1, 1)  # Wins, Not: only that a game that ends has a battle
+        return (min(left[0], right[0]), min(left[1], right[1]), left[2] and right[2])
+    if isinstance(s, And):  # a moment of one side, once the other has held
+        return (max(left[0], right[0]), max(left[1], right[1]), left[2] and right[2])
+    # Then: a moment of the right side after a moment of the left; after a battle's last
+    # turn comes the next battle
+    return (max(right[0], left[0] + left[2]), max(right[1], left[1] + 1), right[2])
+
+
+def _floor(s: Situation) -> tuple[int, int]:
+    """``(battles, turns)`` every game where ``s`` happens lasts at least.
+
+    >>> _floor(parse("battle 1 has a war then A wins")), _floor(parse("turn 3 tie"))
+    ((2, 3), (1, 3))
+    """
+    battles, turns, _ = _earliest(s)
+    return (max(1, battles), max(1, battles, turns))
 
 
 def _ceiling(s: Situation) -> int | None:
@@ -133,11 +148,18 @@ def _ceiling(s: Situation) -> int | None:
     return None
 
 
-def _turns_to_end(cards: int, face_down: int) -> int:
-    """The fewest turns in which a pile of ``cards`` can be lost: a turn takes at most
-    ``face_down + 1`` cards from a pile, and a player may lose holding ``face_down`` cards
-    (a short war under ``short_war="lose"``)."""
-    return max(1, -(-(cards - face_down) // (face_down + 1)))
+def _turns_to_end(cards: int, rules: Rules) -> int:
+    """The fewest turns in which a player holding ``cards`` can lose the game.  A battle's
+    first turn takes one card from each pile, a war round at most ``face_down + 1``, so
+    ``t`` turns over ``b >= 1`` battles take at most ``t (face_down + 1) - face_down``; the
+    loser is left with no card, or (``short_war="lose"``) with at most ``face_down``.
+
+    >>> _turns_to_end(26, Rules()), _turns_to_end(26, Rules(short_war="lose"))
+    (14, 13)
+    """
+    down = rules.face_down
+    left = down if rules.short_war == "lose" else 0
+    return max(1, -(-(cards - left + down) // (down + 1)))
 
 
 # --------------------------------------------------------------------------- the lazy program
@@ -145,6 +167,8 @@ def _turns_to_end(cards: int, face_down: int) -> int:
 
 #: The judge's state: (turns so far, the history so far; None once the situation is sure to happen).
 Judge = tuple[int, History | None]
+#: A deal and its game's length.
+Best = tuple[tuple[int, ...], int]
 
 
 class _Lengths(_Play):
@@ -160,13 +184,13 @@ class _Lengths(_Play):
         self.measure = measure
         self.most = most
         self.ceiling = ceiling
-        self._key = (rules, top, reveal_after, situation, measure, most, ceiling)
+        self._judge = (rules, top, reveal_after, situation, measure, most, ceiling)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Lengths) and self._key == other._key
+        return isinstance(other, _Lengths) and self._judge == other._judge
 
     def __hash__(self) -> int:
-        return hash(self._key)
+        return hash(self._judge)
 
     def length(self, battles: int, turns: int) -> int:
         return battles if self.measure == "battles" else turns
@@ -179,7 +203,7 @@ class _Lengths(_Play):
             return False
         if self.measure == "battles":
             return battles + 1 > self.most
-        need = _turns_to_end(min(len(a), len(b)), self.rules.face_down)
+        need = _turns_to_end(min(len(a), len(b)), self.rules)
         return turns + need > self.most
 
     def finish(self, battles: int, turns: int, past: History | None) -> Spec[Any]:
@@ -311,7 +335,8 @@ class Optimum:
 
 def _choose(value: object, allowed: tuple[str, ...], name: str) -> None:
     if value not in allowed:
-        raise InvalidArgument(f"optimise: {name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+        choices = ", ".join(map(repr, allowed))
+        raise InvalidArgument(f"optimise: {name} must be one of {choices}, got {value!r}")
 
 
 def _count(value: object, name: str, low: int) -> None:
@@ -346,7 +371,7 @@ class _Search:
 
     # ----------------------------------------------------------------- exhaustive searches
 
-    def exhaustive(self, most: int | None = None, least: int | None = None) -> tuple[tuple[int, ...], int] | None:
+    def exhaustive(self, most: int | None = None, least: int | None = None) -> Best | None:
         """A deal whose game ends, has the situation and lasts at most ``most`` and at least
         ``least``; None is a proof that none exists.  Raises StateLimitExceeded."""
         step = _Lengths(self.s, self.rules, self.top, self.measure, most, self.ceiling, 4 * len(self.cards))
@@ -357,17 +382,16 @@ class _Search:
         hand_a, hand_b = _deal_from(step, self.cards, (0, _START), hit.deal)
         deal = tuple(card for pair in zip(hand_a, hand_b, strict=True) for card in pair)
         if self.length(deal) != hit.value:  # pragma: no cover - would be a bug of the program
-            raise AssertionError(f"optimise: the deal {deal} gives {self.length(deal)}, the search {hit.value}")
+            raise AssertionError(f"optimise: the deal {deal} gives {self.length(deal)}, not {hit.value}")
         return deal, hit.value
 
     # ----------------------------------------------------------------- local search
 
-    def local(self, starts: list[tuple[int, ...]], tries: int, rng: random.Random
-              ) -> tuple[tuple[int, ...], int] | None:
+    def local(self, starts: list[tuple[int, ...]], tries: int, rng: random.Random) -> Best | None:
         """The best deal of a local search of ``tries`` games, from ``starts`` (deals where the
         situation happens) and random deals."""
         cards = sorted(Counter(self.cards.counts()).elements())
-        best: tuple[tuple[int, ...], int] | None = None
+        best: Best | None = None
         for deal in starts:
             n = self.length(deal)
             if n is not None and (best is None or self.better(n, best[1])):
@@ -420,7 +444,7 @@ def _unit(n: int, measure: str) -> str:
 
 def optimise(situation: Situation | str, goal: str = "shortest", measure: str = "battles",
              rules: Rules | str = STANDARD, *, ranks: int = 13, suits: int = 4, tries: int = 1000,
-             seed: int = 0, max_states: int = 200_000) -> Optimum:
+             seed: int = 0, max_states: int = 100_000) -> Optimum:
     """The deal of the shortest (``goal="shortest"``) or longest game where the situation
     happens, among games that end, counted in ``measure`` (``"battles"`` or ``"turns"``),
     and the range in which the optimum is proved to lie.
@@ -428,9 +452,9 @@ def optimise(situation: Situation | str, goal: str = "shortest", measure: str = 
     ``tries`` games are played by the local search (``seed``); each exhaustive search
     stops at ``max_states`` remembered states.
 
-    >>> best = optimise("battle 1 has a war then A wins", "shortest", "turns", ranks=3, suits=2)
+    >>> best = optimise("a war then A wins", "shortest", "turns", ranks=4, suits=2)
     >>> best.deal, best.length, best.status
-    ((2, 2, 3, 4, 4, 3), 3, 'optimal')
+    ((4, 4, 3, 2, 5, 3, 5, 2), 3, 'optimal')
     >>> optimise("battle 1 has a war and A wins", ranks=4, suits=1).proved
     'no deal of 4 cards has it in a game that ends (exhaustive search of every deal)'
     """
@@ -454,71 +478,91 @@ def optimise(situation: Situation | str, goal: str = "shortest", measure: str = 
     rng = random.Random(seed)
     best = search.local([], tries, rng)
     notes: list[str] = []
+    whole = False  # an exhaustive search of whole games stopped at max_states
     if best is None:  # no deal yet: search every game for one (or a proof that none exists)
         try:
             best = search.exhaustive()
         except StateLimitExceeded:
             notes.append(f"the exhaustive search for a deal stopped at max_states={max_states:,}")
+            whole = True
         else:
             if best is None:
                 return Optimum(s, goal, measure, None, None, None, None, False,
                                f"no deal of {len(search.cards)} cards has it in a game that ends "
                                "(exhaustive search of every deal)", tries, seed, max_states)
-            best = search.local([best[0]], tries, rng)
+        best = search.local([best[0]], tries, rng) if best is not None else None
     if goal == "shortest":
         return _shortest(search, best, notes, tries, seed)
-    return _longest(search, best, notes, tries, seed)
+    if best is None:  # the shortest games are the easiest to search for
+        best, _, _ = _deepen(search, None, [])
+        best = search.local([best[0]], tries, rng) if best is not None else None
+    return _longest(search, best, notes, tries, seed, whole)
 
 
-def _shortest(search: _Search, best: tuple[tuple[int, ...], int] | None, notes: list[str], tries: int,
-              seed: int) -> Optimum:
-    """Iterative deepening: prove "no game within n" for n = low, low + 1, ... below the best."""
+
+def _deepen(search: _Search, best: Best | None, notes: list[str]) -> tuple[Best | None, int, str]:
+    """Iterative deepening: prove "no game within n" for n = low, low + 1, ... below the best.
+    Returns the best deal, the lower bound proved, and why the games below it are impossible."""
     measure = search.measure
     floor = _floor(search.s)
-    low = floor[0] if measure == "battles" else max(floor[1], _turns_to_end(search.half, search.rules.face_down))
-    why = "the situation and the deck allow no shorter game"
-    searched = False
+    low, why = floor[0] if measure == "battles" else floor[1], "the situation needs a longer game"
+    if measure == "turns" and _turns_to_end(search.half, search.rules) > low:
+        low = _turns_to_end(search.half, search.rules)
+        why = f"a turn takes at most {search.rules.face_down + 1} cards from a pile"
     while best is None or low < best[1]:
-        if search.ceiling is not None and low > (search.ceiling if measure == "battles" else math.inf):
-            break
+        if measure == "battles" and search.ceiling is not None and low > search.ceiling:
+            break  # every game where it happens ends within the ceiling: none does
         try:
             hit = search.exhaustive(most=low)
         except StateLimitExceeded:
             notes.append(f"the search of games within {_unit(low, measure)} stopped at "
                          f"max_states={search.max_states:,}")
             break
-        searched = True
         if hit is not None:
             best = hit
             break
         low += 1
-    s = search.s
+        why = "exhaustive search"
+    return best, low, why
+
+
+def _shortest(search: _Search, best: Best | None, notes: list[str], tries: int, seed: int) -> Optimum:
+    measure, s = search.measure, search.s
+    best, low, why = _deepen(search, best, notes)
     if best is None:
-        proved = (f"no deal where it happens ends within {_unit(low - 1, measure)}" if low > 1 else
-                  "nothing proved")
+        if measure == "battles" and search.ceiling is not None and low > search.ceiling:
+            after = ("the rules stop a game there" if search.ceiling == search.rules.max_battles
+                     else "the situation says so")
+            return Optimum(s, search.goal, measure, None, None, None, None, False,
+                           f"no deal where it happens ends within {_unit(low - 1, measure)} ({why}), "
+                           f"and none ends later ({after})", tries, seed, search.max_states)
+        proved = (f"no deal where it happens ends within {_unit(low - 1, measure)} ({why})" if low > 1
+                  else "nothing proved")
         proved += "; none found, no proof that none exists"
         return Optimum(s, search.goal, measure, None, None, low, None, None,
                        _with(proved, notes), tries, seed, search.max_states)
-    how = "exhaustive search" if searched else why
     if low >= best[1]:
-        proved = (f"optimal: no deal where it happens ends within {_unit(best[1] - 1, measure)} ({how})"
+        proved = (f"optimal: no deal where it happens ends within {_unit(best[1] - 1, measure)} ({why})"
                   if best[1] > 1 else "optimal: no game is shorter")
     elif low > 1:
-        proved = f"no deal where it happens ends within {_unit(low - 1, measure)} ({how})"
+        proved = f"no deal where it happens ends within {_unit(low - 1, measure)} ({why})"
     else:
         proved = f"no bound beyond the trivial ({_unit(1, measure)}) proved"
     return Optimum(s, search.goal, measure, best[0], best[1], min(low, best[1]), best[1], True,
                    _with(proved, notes), tries, seed, search.max_states)
 
 
-def _longest(search: _Search, best: tuple[tuple[int, ...], int] | None, notes: list[str], tries: int,
-             seed: int) -> Optimum:
+def _longest(search: _Search, best: Best | None, notes: list[str], tries: int, seed: int,
+             whole: bool) -> Optimum:
     """Prove "no game of more than n" over whole games, from the best deal up."""
     measure = search.measure
     high: int | None = None
     proved_by = ""
-    while True:
+    ceiling = search.ceiling if measure == "battles" else None
+    while not (best is None and whole):  # that search already stopped at max_states
         least = 1 if best is None else best[1] + 1
+        if ceiling is not None and least > ceiling:
+            break
         try:
             hit = search.exhaustive(least=least)
         except StateLimitExceeded:
@@ -543,10 +587,9 @@ def _longest(search: _Search, best: tuple[tuple[int, ...], int] | None, notes: l
                        tries, seed, search.max_states)
     if high is None:
         proved = "no upper bound proved"
-    elif high == best[1]:
-        proved = f"optimal: no deal where it happens ends after more than {_unit(high, measure)} ({proved_by})"
     else:
         proved = f"no deal where it happens ends after more than {_unit(high, measure)} ({proved_by})"
+        proved = "optimal: " + proved if high == best[1] else proved
     return Optimum(s, search.goal, measure, best[0], best[1], best[1], high, True, _with(proved, notes),
                    tries, seed, search.max_states)
 
@@ -581,11 +624,11 @@ def optimum_dict(best: Optimum) -> dict[str, Any]:
 def optimum_text(best: Optimum) -> str:
     """The answer of :func:`optimise` for people.
 
-    >>> print(optimum_text(optimise("A wins", "longest", ranks=3, suits=2)))
-    longest game that ends with it: 9 battles (optimal)
-    deal: 2 4 3 3 4 2
-      (replay it with: drawdsl war replay "2 4 3 3 4 2")
-    proved: optimal: no deal where it happens ends after more than 9 battles (exhaustive search)
+    >>> print(optimum_text(optimise("a war then A wins", "longest", ranks=4, suits=2)))
+    longest game that ends with it: 14 battles (optimal)
+    deal: 3 3 2 4 4 5 5 2
+      (replay it with: drawdsl war replay "3 3 2 4 4 5 5 2")
+    proved: optimal: no deal where it happens ends after more than 14 battles (exhaustive search)
     """
     if best.deal is None or best.length is None:
         return f"no deal: {best.proved}"
