@@ -185,6 +185,9 @@ class _Lengths(_Play):
         self.most = most
         self.ceiling = ceiling
         self._judge = (rules, top, reveal_after, situation, measure, most, ceiling)
+        #: Set when a game was cut for being longer than ``most``: a search that found
+        #: nothing and cut nothing has seen every game.
+        self.cut = False
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Lengths) and self._judge == other._judge
@@ -202,15 +205,19 @@ class _Lengths(_Play):
         if self.most is None:
             return False
         if self.measure == "battles":
-            return battles + 1 > self.most
-        need = _turns_to_end(min(len(a), len(b)), self.rules)
-        return turns + need > self.most
+            cut = battles + 1 > self.most
+        else:
+            cut = turns + _turns_to_end(min(len(a), len(b)), self.rules) > self.most
+        self.cut = self.cut or cut
+        return cut
 
     def finish(self, battles: int, turns: int, past: History | None) -> Spec[Any]:
         """The game ended: its length if the situation happened and it is not too long."""
         length = self.length(battles, turns)
-        if (self.most is not None and length > self.most) or (past is not None and not _moments(
-                self.situation, past)):
+        if self.most is not None and length > self.most:
+            self.cut = True
+            return fail()
+        if past is not None and not _moments(self.situation, past):
             return fail()
         return done(length)
 
@@ -360,6 +367,7 @@ class _Search:
         ceilings = [c for c in (_ceiling(s), rules.max_battles) if c is not None]
         self.ceiling = min(ceilings) if ceilings else None  # battles
         self.memo: dict[tuple[int, ...], int | None] = {}
+        self.cut = False
 
     def better(self, x: int, y: int) -> bool:
         return x < y if self.goal == "shortest" else x > y
@@ -373,10 +381,12 @@ class _Search:
 
     def exhaustive(self, most: int | None = None, least: int | None = None) -> Best | None:
         """A deal whose game ends, has the situation and lasts at most ``most`` and at least
-        ``least``; None is a proof that none exists.  Raises StateLimitExceeded."""
+        ``least``; None is a proof that none exists.  Raises StateLimitExceeded.
+        ``self.cut`` tells afterwards whether a game was cut for being longer than ``most``."""
         step = _Lengths(self.s, self.rules, self.top, self.measure, most, self.ceiling, 4 * len(self.cards))
         wanted: Callable[[Any], bool] | None = None if least is None else (lambda n: n >= least)
         hit = witness(_program(step, self.half), self.cards, wanted, max_states=self.max_states)
+        self.cut = step.cut
         if hit is None:
             return None
         hand_a, hand_b = _deal_from(step, self.cards, (0, _START), hit.deal)
@@ -477,32 +487,27 @@ def optimise(situation: Situation | str, goal: str = "shortest", measure: str = 
     search = _Search(s, goal, measure, rules, ranks, suits, max_states)
     rng = random.Random(seed)
     best = search.local([], tries, rng)
-    notes: list[str] = []
-    whole = False  # an exhaustive search of whole games stopped at max_states
-    if best is None:  # no deal yet: search every game for one (or a proof that none exists)
-        try:
-            best = search.exhaustive()
-        except StateLimitExceeded:
-            notes.append(f"the exhaustive search for a deal stopped at max_states={max_states:,}")
-            whole = True
-        else:
-            if best is None:
-                return Optimum(s, goal, measure, None, None, None, None, False,
-                               f"no deal of {len(search.cards)} cards has it in a game that ends "
-                               "(exhaustive search of every deal)", tries, seed, max_states)
-        best = search.local([best[0]], tries, rng) if best is not None else None
     if goal == "shortest":
-        return _shortest(search, best, notes, tries, seed)
-    if best is None:  # the shortest games are the easiest to search for
-        best, _, _ = _deepen(search, None, [])
+        return _shortest(search, best, tries, seed)
+    notes: list[str] = []
+    if best is None:  # the shortest games are the quickest to search for
+        best, _, _, none = _deepen(search, None, notes)
+        if none:
+            return _none(search, tries, seed)
         best = search.local([best[0]], tries, rng) if best is not None else None
-    return _longest(search, best, notes, tries, seed, whole)
+    return _longest(search, best, notes, tries, seed)
 
 
+def _none(search: _Search, tries: int, seed: int) -> Optimum:
+    return Optimum(search.s, search.goal, search.measure, None, None, None, None, False,
+                   f"no deal of {len(search.cards)} cards has it in a game that ends (exhaustive search of "
+                   "every deal)", tries, seed, search.max_states)
 
-def _deepen(search: _Search, best: Best | None, notes: list[str]) -> tuple[Best | None, int, str]:
+
+def _deepen(search: _Search, best: Best | None, notes: list[str]) -> tuple[Best | None, int, str, bool]:
     """Iterative deepening: prove "no game within n" for n = low, low + 1, ... below the best.
-    Returns the best deal, the lower bound proved, and why the games below it are impossible."""
+    Returns the best deal, the lower bound proved, why the games below it are impossible, and
+    True when a search that cut no game found nothing: no game where it happens ends at all."""
     measure = search.measure
     floor = _floor(search.s)
     low, why = floor[0] if measure == "battles" else floor[1], "the situation needs a longer game"
@@ -521,14 +526,19 @@ def _deepen(search: _Search, best: Best | None, notes: list[str]) -> tuple[Best 
         if hit is not None:
             best = hit
             break
+        if not search.cut:
+            return None, low, why, True
         low += 1
         why = "exhaustive search"
-    return best, low, why
+    return best, low, why, False
 
 
-def _shortest(search: _Search, best: Best | None, notes: list[str], tries: int, seed: int) -> Optimum:
+def _shortest(search: _Search, best: Best | None, tries: int, seed: int) -> Optimum:
     measure, s = search.measure, search.s
-    best, low, why = _deepen(search, best, notes)
+    notes: list[str] = []
+    best, low, why, none = _deepen(search, best, notes)
+    if none:
+        return _none(search, tries, seed)
     if best is None:
         if measure == "battles" and search.ceiling is not None and low > search.ceiling:
             after = ("the rules stop a game there" if search.ceiling == search.rules.max_battles
@@ -552,14 +562,13 @@ def _shortest(search: _Search, best: Best | None, notes: list[str], tries: int, 
                    _with(proved, notes), tries, seed, search.max_states)
 
 
-def _longest(search: _Search, best: Best | None, notes: list[str], tries: int, seed: int,
-             whole: bool) -> Optimum:
+def _longest(search: _Search, best: Best | None, notes: list[str], tries: int, seed: int) -> Optimum:
     """Prove "no game of more than n" over whole games, from the best deal up."""
     measure = search.measure
     high: int | None = None
     proved_by = ""
     ceiling = search.ceiling if measure == "battles" else None
-    while not (best is None and whole):  # that search already stopped at max_states
+    while True:
         least = 1 if best is None else best[1] + 1
         if ceiling is not None and least > ceiling:
             break
@@ -570,6 +579,8 @@ def _longest(search: _Search, best: Best | None, notes: list[str], tries: int, s
                          f"max_states={search.max_states:,}")
             break
         if hit is None:
+            if best is None:
+                return _none(search, tries, seed)
             high = least - 1
             proved_by = "exhaustive search"
             break
