@@ -148,18 +148,19 @@ def _ceiling(s: Situation) -> int | None:
     return None
 
 
-def _turns_to_end(cards: int, rules: Rules) -> int:
-    """The fewest turns in which a player holding ``cards`` can lose the game.  A battle's
-    first turn takes one card from each pile, a war round at most ``face_down + 1``, so
-    ``t`` turns over ``b >= 1`` battles take at most ``t (face_down + 1) - face_down``; the
-    loser is left with no card, or (``short_war="lose"``) with at most ``face_down``.
+def _turns_to_end(cards: int, rules: Rules, battles: int = 1) -> int:
+    """The fewest turns in which a player holding ``cards`` can lose the game, in ``battles``
+    battles or more.  A battle's first turn takes one card from each pile, a war round at
+    most ``face_down + 1``, so ``t`` turns over ``b`` battles take at most
+    ``t (face_down + 1) - b face_down``; the loser is left with no card, or
+    (``short_war="lose"``) with at most ``face_down``.
 
-    >>> _turns_to_end(26, Rules()), _turns_to_end(26, Rules(short_war="lose"))
-    (14, 13)
+    >>> _turns_to_end(26, Rules()), _turns_to_end(26, Rules(short_war="lose")), _turns_to_end(26, Rules(), 3)
+    (14, 13, 15)
     """
     down = rules.face_down
     left = down if rules.short_war == "lose" else 0
-    return max(1, -(-(cards - left + down) // (down + 1)))
+    return max(1, battles, -(-(cards - left + battles * down) // (down + 1)))
 
 
 # --------------------------------------------------------------------------- the lazy program
@@ -511,9 +512,10 @@ def _deepen(search: _Search, best: Best | None, notes: list[str]) -> tuple[Best 
     measure = search.measure
     floor = _floor(search.s)
     low, why = floor[0] if measure == "battles" else floor[1], "the situation needs a longer game"
-    if measure == "turns" and _turns_to_end(search.half, search.rules) > low:
-        low = _turns_to_end(search.half, search.rules)
-        why = f"a turn takes at most {search.rules.face_down + 1} cards from a pile"
+    if measure == "turns" and _turns_to_end(search.half, search.rules, floor[0]) > low:
+        low = _turns_to_end(search.half, search.rules, floor[0])
+        why = f"a turn takes at most {search.rules.face_down + 1} cards from a pile" + (
+            f", and the situation needs {floor[0]} battles" if floor[0] > 1 else "")
     while best is None or low < best[1]:
         if measure == "battles" and search.ceiling is not None and low > search.ceiling:
             break  # every game where it happens ends within the ceiling: none does

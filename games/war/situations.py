@@ -1007,7 +1007,8 @@ def add_find_command(war_sub: Any, add_rule_options: Callable[[Any], None],
     goals.add_argument("--longest", action="store_const", const="longest", dest="goal",
                        help="the deal of the longest game that ends with the situation, and what was proved")
     goal.add_argument("--measure", choices=("battles", "turns"),
-                      help="count a game's length in battles (default) or turns (comparisons of face-up cards)")
+                      help="count a game's length in battles (default) or turns (comparisons of face-up "
+                      "cards)")
     add_rule_options(cmd)
 
     def run(args: Any) -> int:
