@@ -986,17 +986,29 @@ def add_find_command(war_sub: Any, add_rule_options: Callable[[Any], None],
                     "then A wins', 'A holds >= 40 cards after battle 10', 'the game ends within 50 "
                     "battles'), its exact chance or a sampled estimate, and what was proved.",
         epilog='examples: drawdsl war find "turn 1 tie and turn 2 tie" | '
-               'drawdsl war find "battle 1 has a war then A wins" --tries 2000 --seed 1 --json',
+               'drawdsl war find "battle 1 has a war then A wins" --tries 2000 --seed 1 --json | '
+               'drawdsl war find "a war then A wins" --shortest --measure turns',
     )
     cmd.add_argument("situation", help="the situation, in words (see docs/war.md)")
     cmd.add_argument("--ranks", type=bounded_int(1, 1000), default=13, help="number of ranks (default 13)")
     cmd.add_argument("--suits", type=bounded_int(1, 1000), default=4, help="cards of each rank (default 4)")
     cmd.add_argument("--tries", type=bounded_int(1, 10_000_000, "each deal is a whole game"), default=1000,
-                     help="random deals to play when the exact search does not decide (default 1000)")
+                     help="random deals to play when the exact search does not decide; with --shortest or "
+                     "--longest, the games the local search plays (default 1000)")
     cmd.add_argument("--seed", type=bounded_int(0, 2**63), default=0, help="seed of those deals (default 0)")
     cmd.add_argument("--max-states", type=bounded_int(1, 50_000_000, "each state is kept in memory"),
-                     default=1_000_000, help="memory bound of the exact search (default 1000000)")
+                     default=None, help="memory bound of each exact search (default 1000000; with --shortest "
+                     "or --longest 100000, about half a minute on 52 cards)")
     cmd.add_argument("--json", action="store_true", help="print a JSON object")
+    goal = cmd.add_argument_group("optimisation (the shortest or longest game where it happens)")
+    goals = goal.add_mutually_exclusive_group()
+    goals.add_argument("--shortest", action="store_const", const="shortest", dest="goal",
+                       help="the deal of the shortest game that ends with the situation, and what was proved")
+    goals.add_argument("--longest", action="store_const", const="longest", dest="goal",
+                       help="the deal of the longest game that ends with the situation, and what was proved")
+    goal.add_argument("--measure", choices=("battles", "turns"),
+                      help="count a game's length in battles (default) or turns (comparisons of face-up "
+                      "cards)")
     add_rule_options(cmd)
 
     def run(args: Any) -> int:
@@ -1006,8 +1018,13 @@ def add_find_command(war_sub: Any, add_rule_options: Callable[[Any], None],
         if args.ranks * args.suits > 1000:
             raise InvalidArgument(f"war find: {args.ranks} x {args.suits} cards is over the command's "
                                   "1,000; use fewer ranks or suits")
+        if args.goal is not None:
+            return _run_optimise(args, rules)
+        if args.measure is not None:
+            raise InvalidArgument("war find: --measure counts the length of the game --shortest or "
+                                  "--longest looks for; add one of them")
         found = find(args.situation, rules, ranks=args.ranks, suits=args.suits, tries=args.tries,
-                     seed=args.seed, max_states=args.max_states)
+                     seed=args.seed, max_states=args.max_states or 1_000_000)
         if args.json:
             data = found_dict(found)
             data.update(ranks=args.ranks, suits=args.suits, rules=rules.describe())
@@ -1019,3 +1036,22 @@ def add_find_command(war_sub: Any, add_rule_options: Callable[[Any], None],
         return 0
 
     cmd.set_defaults(run=run)
+
+
+def _run_optimise(args: Any, rules: Rules) -> int:
+    """``war find --shortest|--longest``: the optimiser's answer, in words or as JSON."""
+    import json
+
+    from games.war.optimise import optimise, optimum_dict, optimum_text
+
+    best = optimise(args.situation, args.goal, args.measure or "battles", rules, ranks=args.ranks,
+                    suits=args.suits, tries=args.tries, seed=args.seed, max_states=args.max_states or 100_000)
+    if args.json:
+        data = optimum_dict(best)
+        data.update(ranks=args.ranks, suits=args.suits, rules=rules.describe())
+        print(json.dumps(data, indent=2))
+        return 0
+    print(f"War, {args.ranks} ranks x {args.suits} suits, rules: {rules.describe()}")
+    print(f"situation: {args.situation}")
+    print(optimum_text(best))
+    return 0
