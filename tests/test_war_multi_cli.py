@@ -28,6 +28,14 @@ def test_exact_players_json_is_exact_multi(capsys: pytest.CaptureFixture[str]) -
     assert "P(D wins)" in capsys.readouterr().out
 
 
+def test_exact_players_text_shows_zero_as_0_like_two_players(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["war", "exact", "--players", "3", "--ranks", "2", "--suits", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "0/1" not in out
+    assert "P(endless)    =                    0  ~ 0.000000" in out
+    assert f"P(A wins)     = {exact_multi(2, 3, 3).winners['A']!s:>20}" in out
+
+
 def test_simulate_players_json_is_simulate_multi_for_any_workers(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["war", "simulate", "--players", "3", "--games", "1100", "--seed", "2", "--preset", "rblog",
             "--ranks", "6", "--json"]

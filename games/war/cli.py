@@ -320,12 +320,14 @@ def _exact_multi(args: argparse.Namespace, rules: Any, deals: int) -> int:
     print(f"War, {args.players} players, every deal of {args.ranks} ranks x {args.suits} suits "
           f"({deals:,} deals)")
     print(f"rules: {rules.describe()}")
+    # Text shows fractions as Python does (0 for an exact zero), like the two-player output.
     for name, p in result.winners.items():
-        label = f"P({name} wins)" if name not in ("tie", "cycle", "capped") else f"P({name})"
-        print(f"  {label:<13} = {fraction_text(p):>20}  ~ {float(p):.6f}")
+        shown = {"cycle": "endless"}.get(name, name)
+        label = f"P({shown} wins)" if name not in ("tie", "cycle", "capped") else f"P({shown})"
+        print(f"  {label:<13} = {p!s:>20}  ~ {float(p):.6f}")
     if mean is not None:
-        print(f"  mean battles of a game that ends = {fraction_text(mean)} ~ {float(mean):.4f}")
-    print("  battles: " + ", ".join(f"{k}: {fraction_text(p)}" for k, p in result.battles.items()))
+        print(f"  mean battles of a game that ends = {mean} ~ {float(mean):.4f}")
+    print("  battles: " + ", ".join(f"{k}: {p}" for k, p in result.battles.items()))
     return 0
 
 
