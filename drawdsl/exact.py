@@ -694,9 +694,12 @@ def _evaluate_reduced(
         except _Escalate:
             # A proof that ran out of calls is tried again, with ten times the calls,
             # once the frontier has grown tenfold: its cost stays a share of the work.
-            escalate = prove().over_budget and budget < most and not sym
+            # Not when the next depths alone would need more calls than that.
+            graph = prove()
+            grows = budget < most
             threshold *= 10
             budget = min(budget * 10, most)
+            escalate = graph.over_budget and grows and graph.worth_more(budget) and not sym
         log.restarts += 1
 
 

@@ -313,12 +313,35 @@ class StateGraph:
         #: Whether a proof stopped at the budget (a larger budget may still prove it).
         self.over_budget = False
         self.rows: dict[Node, list[Any]] = {}
+        #: Rows explored per depth (the proofs explore breadth first).
+        self.per_depth: dict[int, int] = {}
         #: A finished value holds a card (so no renaming of those cards is invisible).
         self.card_outcome = False
         first, anys = normal(spec, size)
         self.start: Node | None = (first, anys, 0) if type(first) is _Draw else None
         if type(first) is _Done and self.index.support(first.value):  # type: ignore[attr-defined]
             self.card_outcome = True
+
+    def worth_more(self, budget: int) -> bool:
+        """Whether a proof that ran out of calls might finish with ``budget`` calls: False
+        when the next two depths alone, at the growth of the last depths explored (over
+        two depths, so that alternating widths do not mislead), need more.  Only decides
+        whether to try again (a proof is never assumed).
+
+        >>> from drawdsl import draw_count
+        >>> StateGraph(draw_count(lambda c: c == "a", 2), "ab", 2).worth_more(100)
+        True
+        """
+        if not self.per_depth:
+            return True
+        deepest = max(self.per_depth)
+        last = self.per_depth.get(deepest - 1, 0)
+        before = self.per_depth.get(deepest - 3, 0)
+        if deepest < 3 or last == 0 or before == 0:
+            return True
+        growth = (last / before) ** 0.5
+        ahead = last * (growth + growth * growth) - self.per_depth[deepest]
+        return self.calls + ahead * len(self.index.cards) <= budget
 
     def row(self, node: Node) -> list[Any]:
         """What each card leads to from ``node`` (computed once)."""
@@ -332,6 +355,7 @@ class StateGraph:
             self.over_budget = True
             raise _OverBudget
         self.calls += len(cards)
+        self.per_depth[depth] = self.per_depth.get(depth, 0) + 1
         k = head.k
         row: list[Any] = []
         for card in cards:

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from oracle import brute_force
 
-from drawdsl import Cards, Spec, chances, done, draw, draw_any, fail, generate, loop
+from drawdsl import Cards, Spec, chances, done, draw, draw_any, draw_count, fail, generate, loop
 from drawdsl.reductions import prove_symmetry
 
 
@@ -255,3 +255,16 @@ def test_a_generator_that_only_compares_cards_is_proven_symmetric(deck: Cards[st
 def test_adversarial_generators_are_refused_and_answered_exactly(spec: Spec[Any], deck: Cards[str]) -> None:
     assert not prove_symmetry(spec, deck.distinct(), len(deck)).proven
     assert reduced(spec, deck) == chances(spec, deck, merge=False) == brute_force(spec, deck)
+
+
+def test_a_proof_is_retried_only_when_the_next_depths_fit_the_budget() -> None:
+    from drawdsl.reductions import StateGraph
+
+    graph = StateGraph(draw_count(lambda c: c == "a", 2), "abcdefghijklm", 13)
+    # Rows grow thirteenfold per depth: the next two depths alone need far more calls.
+    graph.per_depth, graph.calls = {0: 1, 1: 13, 2: 169, 3: 1500}, 20_000
+    assert not graph.worth_more(200_000)
+    # Widths alternating 1, 27, 1, 27 (War's pending card) grow by nothing over two depths.
+    graph.per_depth = {d: (27 if d % 2 else 1) for d in range(40)}
+    graph.calls = sum(graph.per_depth.values()) * 13
+    assert graph.worth_more(200_000)
