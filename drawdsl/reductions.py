@@ -339,7 +339,7 @@ class StateGraph:
         before = self.per_depth.get(deepest - 3, 0)
         if deepest < 3 or last == 0 or before == 0:
             return True
-        growth = (last / before) ** 0.5
+        growth: float = math.sqrt(last / before)
         ahead = last * (growth + growth * growth) - self.per_depth[deepest]
         return self.calls + ahead * len(self.index.cards) <= budget
 
