@@ -479,7 +479,8 @@ def _evaluate_probed(
                 len(deck.distinct()),
             )
         except Seen:
-            pass
+            if not watch.fields:
+                raise  # another run's placeholder (a chances() inside the spec, on our card)
         except (StateLimitExceeded, EndlessProcess):
             if not watch.fields:
                 raise  # as big with every card shown: no run on the real cards is smaller

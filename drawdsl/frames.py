@@ -40,7 +40,7 @@ from collections.abc import Generator
 from typing import Any
 
 from drawdsl.keys import strict_key
-from drawdsl.probes import Hidden
+from drawdsl.probes import Hidden, serial
 
 __all__ = ["FRAME_KEYS", "frame_key"]
 
@@ -85,7 +85,7 @@ def _freeze(obj: Any, memo: dict[int, int], keep: list[Any]) -> Any:
     memo[id(obj)] = len(memo)
     keep.append(obj)  # alive until the key is made: ids stay unique
     if t is Hidden:
-        return ("hidden",)  # a hidden card field: only where it is, and where again ("ref")
+        return ("hidden", serial(obj))  # a hidden card field: which one it is
     if t is tuple or t is frozenset:
         parts = [_freeze(x, memo, keep) for x in obj]
         return (t, tuple(parts) if t is tuple else frozenset(parts))

@@ -21,58 +21,72 @@ import struct
 from decimal import Decimal
 from typing import Any
 
-from drawdsl.probes import Hidden
+from drawdsl.probes import Hidden, serial
 
 __all__ = ["strict_key"]
 
 _PLAIN = frozenset({int, str, bool, bytes, type(None)})
 
 
+class _Itself:
+    """A value keyed by identity (kept alive with the key): a NaN is not equal to itself,
+    so containers holding two NaN objects compare by which objects they are."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Itself and other.value is self.value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+
 def strict_key(value: Any) -> Any:
     """A hashable key equal for two values only when they have the same types throughout
-    and are equal (floats bit for bit).  Unhashable values raise TypeError.
+    and are equal (floats bit for bit; a NaN only to itself).  Unhashable values raise
+    TypeError.
 
     Values of other types are keyed by their type and themselves: a type's own ``==``
-    is trusted among values of that type.  The placeholders of hidden card fields
-    (:class:`~drawdsl.probes.Hidden`) are keyed by their order of first appearance in
-    ``value``, never used: two values match when they hold placeholders at the same
-    places and the same one where the other holds the same one.
+    is trusted among values of that type.  The placeholder of a hidden card field
+    (:class:`~drawdsl.probes.Hidden`) is keyed by which placeholder it is, never used.
 
     >>> strict_key((1, frozenset({2})))
     (<class 'tuple'>, ((<class 'int'>, 1), (<class 'frozenset'>, frozenset({(<class 'int'>, 2)}))))
+    >>> nan = float("nan")
+    >>> strict_key(nan) == strict_key(nan), strict_key(nan) == strict_key(float("nan"))
+    (True, False)
     """
     t = type(value)
     if t in _PLAIN:
         return (t, value)
-    return _key(value, t, {})
-
-
-def _key(value: Any, t: type, hidden: dict[int, int]) -> Any:
-    if t in _PLAIN:
-        return (t, value)
     if t is tuple:
         return (tuple, tuple([
-            (type(item), item) if type(item) in _PLAIN else _key(item, type(item), hidden)
-            for item in value
+            (type(item), item) if type(item) in _PLAIN else strict_key(item) for item in value
         ]))
     if t is float:
+        if value != value:
+            return (float, _Itself(value))
         return (float, struct.pack("<d", value))
     if t is frozenset:
-        return (frozenset, frozenset([_key(item, type(item), hidden) for item in value]))
+        return (frozenset, frozenset([strict_key(item) for item in value]))
     if t is Hidden:
-        n = hidden.get(id(value))
-        if n is None:
-            n = hidden[id(value)] = len(hidden)
-        return (Hidden, n)
+        return (Hidden, serial(value))
     if t is complex:
+        if value != value:
+            return (complex, _Itself(value))
         return (complex, struct.pack("<dd", value.real, value.imag))
     if t is Decimal:
+        if value.is_nan():
+            return (Decimal, _Itself(value))
         return (Decimal, value.as_tuple())
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         # A named tuple: its fields, strictly (``Point(1, 2) == Point(True, 2)`` in Python),
         # read past a probe card's watch (a key is not a use).
         return (t, tuple([
-            (type(item), item) if type(item) in _PLAIN else _key(item, type(item), hidden)
+            (type(item), item) if type(item) in _PLAIN else strict_key(item)
             for item in tuple.__iter__(value)
         ]))
     hash(value)  # unhashable values raise here, as they would as plain keys

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import gc
 import types
+from collections import namedtuple
 from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
 
@@ -70,10 +71,21 @@ class Seen(BaseException):
 class Watch:
     """The fields a probing run saw used (one per run: no global state)."""
 
-    __slots__ = ("fields",)
+    __slots__ = ("fields", "made")
 
     def __init__(self) -> None:
         self.fields: set[str] = set()
+        #: Placeholders made so far: each gets its number, its key (see serial()).
+        self.made = 0
+
+
+def serial(hidden: Hidden) -> tuple[int, int]:
+    """What tells a placeholder apart in a key: its watch and its number there.  Two
+    placeholders are the same only when they are the same object, so states holding
+    different cards of one class never merge: a state can hold one card in two parts
+    (a loop state and a bind's parameters), and a key made part by part could not tell
+    one card held twice from two cards."""
+    return (id(object.__getattribute__(hidden, "_watch")), object.__getattribute__(hidden, "_serial"))
 
 
 def _touch(hidden: Hidden) -> NoReturn:
@@ -94,11 +106,13 @@ class Hidden:
     {'rank'}
     """
 
-    __slots__ = ("_field", "_watch")
+    __slots__ = ("_field", "_watch", "_serial")
 
     def __init__(self, field: str, watch: Watch) -> None:
         object.__setattr__(self, "_field", field)
         object.__setattr__(self, "_watch", watch)
+        watch.made += 1
+        object.__setattr__(self, "_serial", watch.made)
 
     def __getattribute__(self, name: str) -> Any:
         _touch(self)
@@ -155,17 +169,18 @@ class _Probe(tuple):  # type: ignore[type-arg]
             yield item
 
     def __reduce_ex__(self, protocol: Any) -> Any:
-        self._watch_all()
+        _watch_all(self)
         return tuple.__reduce_ex__(self, protocol)
 
     def __reduce__(self) -> Any:
-        self._watch_all()
+        _watch_all(self)
         return tuple.__reduce__(self)
 
-    def _watch_all(self) -> None:
-        for item in tuple.__iter__(self):
-            if type(item) is Hidden:
-                _touch(item)
+
+def _watch_all(card: tuple[Any, ...]) -> None:
+    for item in tuple.__iter__(card):
+        if type(item) is Hidden:
+            _touch(item)
 
 
 def _field_reader(i: int) -> property:
@@ -179,6 +194,7 @@ def _field_reader(i: int) -> property:
 
 
 _PROBE_TYPES: dict[type, type] = {}  # a cache of derived types, never of values
+_TUPLEGETTER = type(vars(namedtuple("_Point", "x"))["x"])  # the type of a field's accessor
 
 
 def _probe_type(base: type) -> type:
@@ -187,9 +203,13 @@ def _probe_type(base: type) -> type:
     if probe is None:
         fields = base._fields  # type: ignore[attr-defined]
         body: dict[str, Any] = {"__slots__": (), "__module__": base.__module__,
-                                "__qualname__": base.__qualname__}
+                                "__qualname__": base.__qualname__, "__doc__": base.__doc__}
         for i, name in enumerate(fields):
-            body[name] = _field_reader(i)
+            # Only the named tuple's own accessor: a subclass's property of that name stays
+            # (it reads the fields through the watched index or iteration).
+            found = next((klass.__dict__[name] for klass in base.__mro__ if name in klass.__dict__), None)
+            if type(found) is _TUPLEGETTER:
+                body[name] = _field_reader(i)
         probe = _PROBE_TYPES[base] = type(base.__name__, (_Probe, base), body)
     return probe
 
@@ -291,8 +311,8 @@ def holds_hidden(value: Any, budget: int = 100_000) -> bool:
     stack = [value]
     while stack:
         x = stack.pop()
-        if type(x) is Hidden:
-            return True
+        if type(x) is Hidden or isinstance(x, _Probe):
+            return True  # a placeholder, or a card of the probe type (made with type(card)(...))
         if id(x) in seen:
             continue
         seen.add(id(x))
