@@ -17,9 +17,10 @@ nothing hidden was used computed the same thing for every card of a class, so it
 answer is the answer over the real cards; a run that used a hidden field is thrown
 away and started again with that field shown.  A card handed to the spec is a fresh
 object at every draw (two draws are never the same object, as two different real cards
-are not), and state keys number placeholders by identity within a state
-(:func:`~drawdsl.keys.strict_key`), so a spec that keeps the same card twice and one
-that keeps two cards of a class do not merge.  A finished value that still holds a
+are not), and state keys tell placeholders apart by which one they are
+(:func:`~drawdsl.keys.strict_key`): states holding different cards of a class never
+merge (one card held twice and two cards of a class behave differently under ``is``
+and container comparisons), while states holding no hidden field merge as before.  A finished value that still holds a
 placeholder (the spec returned a card) sends the evaluation back to the real cards.
 
 The probe of a card of a named-tuple type ``T`` is an instance of a subclass of ``T``
