@@ -66,18 +66,19 @@ def _identity(fn: F) -> F:
     return fn
 
 
-def _njit() -> Callable[[F], F]:
+def _njit(inline: str = "never") -> Callable[[F], F]:
     if not available():
         return _identity
     import numba
 
-    return cast("Callable[[F], F]", numba.njit(cache=True, nogil=True))
+    return cast("Callable[[F], F]", numba.njit(cache=True, nogil=True, inline=inline))
 
 
 _jit = _njit()
+_jit_inline = _njit("always")
 
 
-@_jit
+@_jit_inline
 def _beats(x: int, y: int, deuce: bool, top: int) -> int:
     if x == y:
         return 0
@@ -89,163 +90,240 @@ def _beats(x: int, y: int, deuce: bool, top: int) -> int:
     return 1 if x > y else -1
 
 
-# The kernel passes piles as (row of ``work``, head, count) and returns new heads and counts
-# as tuples: every array handed to a compiled function costs a reference count in and out,
-# which, measured, made a battle three times slower when the pile state was in arrays.
+# Both piles live in one ring array: A's in the first half, B's in the second, each a power
+# of two ``width`` long (so an index is a mask) and at least twice the deck (so the cards of
+# a battle, still in the loser's and the winner's rings behind the heads, are not written
+# over before they are gathered).  A pile is a head and a count; the functions take and
+# return them as plain ints: every array handed to a compiled function costs a reference
+# count in and out, which, measured, made a battle three times slower when the pile state
+# was in arrays.
 
 
-@_jit
-def _battle(work: Any, ia: int, ib: int, ha: int, la: int, hb: int, lb: int, face_down: int,
-            deuce_rule: int, gather: int, short: int, top: int) -> tuple[int, int, int, int, int, int, int]:
-    """One battle (see :func:`games.war.engine.battle`) between A's ring in row ``ia`` of
-    ``work`` (head ``ha``, ``la`` cards) and B's in row ``ib``; rows 6, 7, 8 are scratch
-    (the cards A and B took, the pot).  Returns ``(result, ha, la, hb, lb, plays, wars)``."""
-    mask = work.shape[1] - 1
-    fa = work[ia, ha & mask]
+#: The longest ring: a pile's index is masked with at most this (see :func:`_mask`).
+_MAX_MASK = (1 << 24) - 1
+
+
+@_jit_inline
+def _mask(ring: Any) -> int:
+    """The index mask of the piles' rings in ``ring`` (half of it each).
+
+    Masked with :data:`_MAX_MASK` so that the compiler knows every index is not negative
+    and drops the check for negative (from the end) indices on every card read and write:
+    measured, that check cost a fifth of the run time."""
+    return (ring.shape[0] // 2 - 1) & _MAX_MASK  # type: ignore[no-any-return]
+
+
+@_jit_inline
+def _battle(ring: Any, ha: int, la: int, hb: int, lb: int, face_down: int, deuce_rule: int, gather: int,
+            short: int, top: int, rounds: Any) -> tuple[int, int, int, int, int, int, int]:
+    """One battle (see :func:`games.war.engine.battle`) between A's pile (head ``ha``, ``la``
+    cards) and B's in ``ring``; ``rounds`` is scratch (the cards each player laid down in each
+    war round, for ``gather="as_played"``).  Returns ``(result, ha, la, hb, lb, plays, wars)``.
+
+    The cards a player puts on the table are the next ones of their pile, so they stay in
+    their ring, behind the head, until the battle is decided; they are then copied under the
+    winner's pile in the rule's order."""
+    mask = _mask(ring)
+    width = mask + 1
+    ha0 = ha
+    hb0 = hb
+    fa = ring[ha & mask]
+    fb = ring[width + (hb & mask)]
     ha += 1
     la -= 1
-    fb = work[ib, hb & mask]
     hb += 1
     lb -= 1
-    work[6, 0] = fa
-    work[7, 0] = fb
-    nta = ntb = 1
-    npot = 0
     plays = 1
     wars = 0
     need = face_down + 1
     in_war = False
-    winner = _TOOK_A
+    nrounds = 0
     while True:
         deuce = deuce_rule == _ALWAYS or (deuce_rule == _BATTLES and not in_war)
         c = _beats(fa, fb, deuce, top)
         if c != 0:
-            winner = _TOOK_A if c > 0 else _TOOK_B
+            a_won = c > 0
             break
-        ra = la
-        rb = lb
-        if ra < need or rb < need:
+        if la < need or lb < need:
             if short == _B_TAKES:
-                winner = _TOOK_B
+                a_won = False
                 break
-            if short == _LOSE or ra == 0 or rb == 0:
+            if short == _LOSE or la == 0 or lb == 0:
                 if short == _LOSE:
-                    a_out = ra < need
-                    b_out = rb < need
+                    a_out = la < need
+                    b_out = lb < need
                 else:
-                    a_out = ra == 0
-                    b_out = rb == 0
+                    a_out = la == 0
+                    b_out = lb == 0
                 if short != _AVAILABLE or (a_out and b_out):
                     if a_out and b_out:
                         return _TIE_END, ha, la, hb, lb, plays, wars
                     return (_B_WINS if a_out else _A_WINS), ha, la, hb, lb, plays, wars
         wars += 1
-        placed = 0
-        if ra > 0:
-            k = min(face_down, ra - 1)
-            work[8, npot] = fa
-            npot += 1
-            for _ in range(k):
-                card = work[ia, ha & mask]
-                ha += 1
-                la -= 1
-                work[8, npot] = card
-                npot += 1
-                work[6, nta] = card
-                nta += 1
-            fa = work[ia, ha & mask]
-            ha += 1
-            la -= 1
-            work[6, nta] = fa
-            nta += 1
-            placed = k + 1
-        if rb > 0:
-            k = min(face_down, rb - 1)
-            work[8, npot] = fb
-            npot += 1
-            for _ in range(k):
-                card = work[ib, hb & mask]
-                hb += 1
-                lb -= 1
-                work[8, npot] = card
-                npot += 1
-                work[7, ntb] = card
-                ntb += 1
-            fb = work[ib, hb & mask]
-            hb += 1
-            lb -= 1
-            work[7, ntb] = fb
-            ntb += 1
-            placed = max(placed, k + 1)
-        plays += placed
+        # each player with cards left lays down face_down of them (fewer when short) and
+        # turns the next; one without keeps their face-up card (short_war="available")
+        na = min(face_down, la - 1) + 1 if la > 0 else 0
+        nb = min(face_down, lb - 1) + 1 if lb > 0 else 0
+        ha += na
+        la -= na
+        hb += nb
+        lb -= nb
+        if na > 0:
+            fa = ring[(ha - 1) & mask]
+        if nb > 0:
+            fb = ring[width + ((hb - 1) & mask)]
+        plays += max(na, nb)
+        if gather == _AS_PLAYED:
+            rounds[2 * nrounds] = na
+            rounds[2 * nrounds + 1] = nb
+        nrounds += 1
         in_war = True
-    if winner == _TOOK_A:
-        row = ia
+    took_a = ha - ha0
+    took_b = hb - hb0
+    if a_won:
+        dest = 0
         tail = ha + la
-        la += nta + ntb
+        la += took_a + took_b
     else:
-        row = ib
+        dest = width
         tail = hb + lb
-        lb += nta + ntb
+        lb += took_a + took_b
     if gather == _AS_PLAYED:
-        work[8, npot] = fa
-        work[8, npot + 1] = fb
-        for i in range(npot + 2):
-            work[row, (tail + i) & mask] = work[8, i]
+        # the pot in the order it was laid: each round A's face-up card and the cards laid
+        # on it, then B's; last the deciding pair, A's card first
+        pa = ha0
+        pb = hb0
+        for r in range(nrounds + 1):
+            na = rounds[2 * r] if r < nrounds else 1
+            nb = rounds[2 * r + 1] if r < nrounds else 1
+            for i in range(na):
+                ring[dest + ((tail + i) & mask)] = ring[(pa + i) & mask]
+            tail += na
+            pa += na
+            for i in range(nb):
+                ring[dest + ((tail + i) & mask)] = ring[width + ((pb + i) & mask)]
+            tail += nb
+            pb += nb
     else:
-        a_first = (winner == _TOOK_A) == (gather == _WINNER_FIRST)
-        first = 6 if a_first else 7
-        nfirst = nta if a_first else ntb
-        for i in range(nfirst):
-            work[row, (tail + i) & mask] = work[first, i]
-        tail += nfirst
-        second = 13 - first
-        for i in range(nta + ntb - nfirst):
-            work[row, (tail + i) & mask] = work[second, i]
-    return winner, ha, la, hb, lb, plays, wars
+        a_first = a_won == (gather == _WINNER_FIRST)
+        if a_first:
+            for i in range(took_a):
+                ring[dest + ((tail + i) & mask)] = ring[(ha0 + i) & mask]
+            tail += took_a
+        for i in range(took_b):
+            ring[dest + ((tail + i) & mask)] = ring[width + ((hb0 + i) & mask)]
+        tail += took_b
+        if not a_first:
+            for i in range(took_a):
+                ring[dest + ((tail + i) & mask)] = ring[(ha0 + i) & mask]
+    return (_TOOK_A if a_won else _TOOK_B), ha, la, hb, lb, plays, wars
 
 
-@_jit
-def _same(work: Any, x: int, hx: int, y: int, hy: int, count: int) -> bool:
-    """Do the rings in rows ``x`` (from ``hx``) and ``y`` (from ``hy``) hold the same ``count`` cards?"""
-    mask = work.shape[1] - 1
-    for i in range(count):  # noqa: SIM110 (a plain loop compiles; all() over a generator may not)
-        if work[x, (hx + i) & mask] != work[y, (hy + i) & mask]:
+@_jit_inline
+def _same(x: Any, hxa: int, hxb: int, y: Any, hya: int, hyb: int, la: int, lb: int) -> bool:
+    """Do the rings ``x`` (heads ``hxa``, ``hxb``) and ``y`` hold the same piles (``la``, ``lb`` cards)?"""
+    mask = _mask(x)
+    width = mask + 1
+    for i in range(la):  # noqa: SIM110 (a plain loop compiles; all() over a generator may not)
+        if x[(hxa + i) & mask] != y[(hya + i) & mask]:
+            return False
+    for i in range(lb):  # noqa: SIM110
+        if x[width + ((hxb + i) & mask)] != y[width + ((hyb + i) & mask)]:
             return False
     return True
 
 
-@_jit
-def _save(work: Any, ia: int, ha: int, la: int, hb: int, lb: int, ic: int) -> None:
-    """Copy the position in rows ``ia``, ``ia + 1`` to rows ``ic``, ``ic + 1`` (heads 0)."""
-    mask = work.shape[1] - 1
+@_jit_inline
+def _save(ring: Any, ha: int, la: int, hb: int, lb: int, saved: Any) -> None:
+    """Copy the position in ``ring`` to ``saved`` (heads 0)."""
+    mask = _mask(ring)
+    width = mask + 1
     for i in range(la):
-        work[ic, i] = work[ia, (ha + i) & mask]
+        saved[i] = ring[(ha + i) & mask]
     for i in range(lb):
-        work[ic + 1, i] = work[ia + 1, (hb + i) & mask]
+        saved[width + i] = ring[width + ((hb + i) & mask)]
 
 
-@_jit
-def _deal(deal: Any, work: Any, ia: int) -> int:
-    """Deal the cards into rows ``ia`` (A: even positions) and ``ia + 1``; returns the hand size."""
+@_jit_inline
+def _deal(deal: Any, ring: Any) -> int:
+    """Deal the cards into ``ring`` (A: even positions); returns the hand size."""
+    width = ring.shape[0] // 2
     half: int = deal.shape[0] // 2
     for i in range(half):
-        work[ia, i] = deal[2 * i]
-        work[ia + 1, i] = deal[2 * i + 1]
+        ring[i] = deal[2 * i]
+        ring[width + i] = deal[2 * i + 1]
     return half
 
 
-@_jit
+@_jit_inline
+def _run(ring: Any, ha: int, la: int, hb: int, lb: int, until: int, face_down: int, deuce_rule: int,
+         gather: int, short: int, top: int, rounds: Any) -> tuple[int, int, int, int, int, int, int, int]:
+    """Battles until the game ends or ``until`` battles are played; returns ``(outcome, ha, la,
+    hb, lb, battles, plays, wars)``, the outcome -1 when the game goes on.
+
+    Plain battles (most of them) run in a tight loop without a branch on who won (a coin
+    flip, which a processor mispredicts half the time), on the piles' heads and tails; a
+    tie leaves the loop for :func:`_battle`."""
+    mask = _mask(ring)
+    width = mask + 1
+    plain_deuce = deuce_rule != _NEVER
+    # the first card under the winner's pile is A's when A won and the winner's cards go
+    # first, when B won and the loser's go first, or always (as played)
+    flip = gather == _LOSER_FIRST
+    as_played = gather == _AS_PLAYED
+    ta = ha + la
+    tb = hb + lb
+    battles = plays = wars = 0
+    while True:
+        start = battles
+        while ha != ta and hb != tb and battles < until:
+            fa = ring[ha & mask]
+            fb = ring[width + (hb & mask)]
+            if fa == fb:
+                break
+            a_won = (fa > fb) != (plain_deuce & (((fa == 2) & (fb == top)) | ((fb == 2) & (fa == top))))
+            a_first = (a_won != flip) | as_played
+            tail = ta if a_won else tb
+            dest = 0 if a_won else width
+            ring[dest + (tail & mask)] = fa if a_first else fb
+            ring[dest + ((tail + 1) & mask)] = fb if a_first else fa
+            ta += 2 * a_won
+            tb += 2 - 2 * a_won
+            ha += 1
+            hb += 1
+            battles += 1
+        plays += battles - start
+        if ha == ta or hb == tb:
+            outcome = _TIE if ha == ta and hb == tb else (_B if ha == ta else _A)
+            return outcome, ha, ta - ha, hb, tb - hb, battles, plays, wars
+        if battles >= until:
+            return -1, ha, ta - ha, hb, tb - hb, battles, plays, wars
+        result, ha, la, hb, lb, p, w = _battle(ring, ha, ta - ha, hb, tb - hb, face_down, deuce_rule, gather,
+                                               short, top, rounds)
+        ta = ha + la
+        tb = hb + lb
+        battles += 1
+        plays += p
+        wars += w
+        if result >= _A_WINS:
+            outcome = _A if result == _A_WINS else (_B if result == _B_WINS else _TIE)
+            return outcome, ha, la, hb, lb, battles, plays, wars
+
+
+@_jit_inline
 def _play_one(deal: Any, face_down: int, deuce_rule: int, gather: int, short: int, top: int, cap: int,
-              detect: bool, watch_from: int, work: Any, trace: Any, off: int) -> tuple[int, int, int, int]:
+              detect: bool, watch_from: int, ring: Any, saved: Any, hare: Any, rounds: Any, trace: Any,
+              off: int) -> tuple[int, int, int, int]:
     """Play the game of ``deal``; returns ``(outcome, battles, plays, wars)``.
 
-    ``work`` rows: A's ring, B's ring (rows 0, 1), a saved position (2, 3), the hare's
-    rings (4, 5), then scratch for a battle.  With ``off >= 0``, A's pile size after each
-    battle goes to ``trace[off:]`` and no battles are skipped.
+    ``ring`` holds the piles, ``saved`` a saved position, ``hare`` the hare's piles (when
+    an endless game's first repeat is searched); ``rounds`` is a battle's scratch.  With
+    ``off >= 0``, A's pile size after each battle goes to ``trace[off:]`` and no battles
+    are skipped.
     """
-    mask = work.shape[1] - 1
-    half = _deal(deal, work, 0)
+    mask = _mask(ring)
+    width = mask + 1
+    half = _deal(deal, ring)
     ha, la, hb, lb = 0, half, 0, half
     battles = plays = wars = 0
     tracing = off >= 0
@@ -259,38 +337,18 @@ def _play_one(deal: Any, face_down: int, deuce_rule: int, gather: int, short: in
     if cap >= 0:
         next_check = min(next_check, cap)
     sla = -1  # A's pile size in the saved position
-    plain_deuce = deuce_rule != _NEVER
     saved_plays = saved_wars = 0
     power = lam = 1
     outcome = -1
     while True:
         if not tracing and not watch:
-            # Plain battles in a tight loop (most battles): until a tie, an empty pile, or
-            # the next check; the loop below then plays the war (or stops).
-            while la > 0 and lb > 0 and battles < next_check:
-                fa = work[0, ha & mask]
-                fb = work[1, hb & mask]
-                c = _beats(fa, fb, plain_deuce, top)
-                if c == 0:
-                    break
-                if c > 0:
-                    first, second = (fb, fa) if gather == _LOSER_FIRST else (fa, fb)
-                    work[0, (ha + la) & mask] = first
-                    work[0, (ha + la + 1) & mask] = second
-                    la += 1
-                    lb -= 1
-                else:
-                    first, second = (fb, fa) if gather != _LOSER_FIRST else (fa, fb)
-                    if gather == _AS_PLAYED:
-                        first, second = fa, fb
-                    work[1, (hb + lb) & mask] = first
-                    work[1, (hb + lb + 1) & mask] = second
-                    lb += 1
-                    la -= 1
-                ha += 1
-                hb += 1
-                battles += 1
-                plays += 1
+            outcome, ha, la, hb, lb, b, p, w = _run(ring, ha, la, hb, lb, next_check - battles, face_down,
+                                                    deuce_rule, gather, short, top, rounds)
+            battles += b
+            plays += p
+            wars += w
+            if outcome >= 0:
+                break
         if la == 0 or lb == 0:
             outcome = _TIE if la == 0 and lb == 0 else (_A if la > 0 else _B)
             break
@@ -299,39 +357,14 @@ def _play_one(deal: Any, face_down: int, deuce_rule: int, gather: int, short: in
                 outcome = _CAPPED
                 break
             watch = True
-            _save(work, 0, ha, la, hb, lb, 2)
+            _save(ring, ha, la, hb, lb, saved)
             sla = la
             saved_plays, saved_wars = plays, wars
             next_check = cap if cap >= 0 else never
-        fa = work[0, ha & mask]
-        fb = work[1, hb & mask]
-        c = _beats(fa, fb, plain_deuce, top)
-        if c != 0:
-            # A plain battle (most of them), written out here: the two cards go under the
-            # winner in the rule's order (as played: A's card first).
-            if c > 0:
-                first, second = (fb, fa) if gather == _LOSER_FIRST else (fa, fb)
-                work[0, (ha + la) & mask] = first
-                work[0, (ha + la + 1) & mask] = second
-                la += 1
-                lb -= 1
-            else:
-                first, second = (fb, fa) if gather != _LOSER_FIRST else (fa, fb)
-                if gather == _AS_PLAYED:
-                    first, second = fa, fb
-                work[1, (hb + lb) & mask] = first
-                work[1, (hb + lb + 1) & mask] = second
-                lb += 1
-                la -= 1
-            ha += 1
-            hb += 1
-            result = _TOOK_A
-            plays += 1
-        else:
-            result, ha, la, hb, lb, p, w = _battle(work, 0, 1, ha, la, hb, lb, face_down, deuce_rule,
-                                                   gather, short, top)
-            plays += p
-            wars += w
+        result, ha, la, hb, lb, p, w = _battle(ring, ha, la, hb, lb, face_down, deuce_rule, gather, short,
+                                               top, rounds)
+        plays += p
+        wars += w
         battles += 1
         if tracing:
             trace[off + battles - 1] = la
@@ -339,8 +372,7 @@ def _play_one(deal: Any, face_down: int, deuce_rule: int, gather: int, short: in
             outcome = _A if result == _A_WINS else (_B if result == _B_WINS else _TIE)
             break
         if watch:
-            if (la == sla and work[0, ha & mask] == work[2, 0] and _same(work, 0, ha, 2, 0, la)
-                    and _same(work, 1, hb, 3, 0, lb)):
+            if la == sla and _same(ring, ha, hb, saved, 0, 0, la, lb):
                 if detect:
                     outcome = _CYCLE
                     break
@@ -350,7 +382,7 @@ def _play_one(deal: Any, face_down: int, deuce_rule: int, gather: int, short: in
                 wars += periods * (wars - saved_wars)
                 watch = False
             if power == lam:
-                _save(work, 0, ha, la, hb, lb, 2)
+                _save(ring, ha, la, hb, lb, saved)
                 sla = la
                 saved_plays, saved_wars = plays, wars
                 power *= 2
@@ -360,39 +392,39 @@ def _play_one(deal: Any, face_down: int, deuce_rule: int, gather: int, short: in
         return outcome, battles, plays, wars
     # An endless game: the period from where the game stands (within the cap), then the
     # battle at which the position first came back (see games.war.engine.play_game).
-    _save(work, 0, ha, la, hb, lb, 2)
+    _save(ring, ha, la, hb, lb, saved)
     sla = la
     period = 0
     found = False
     while cap < 0 or period < cap:
-        result, ha, la, hb, lb, p, w = _battle(work, 0, 1, ha, la, hb, lb, face_down, deuce_rule, gather,
-                                               short, top)
+        result, ha, la, hb, lb, p, w = _battle(ring, ha, la, hb, lb, face_down, deuce_rule, gather, short,
+                                               top, rounds)
         period += 1
         if result >= _A_WINS or la == 0 or lb == 0:
             break
-        if la == sla and _same(work, 0, ha, 2, 0, la) and _same(work, 1, hb, 3, 0, lb):
+        if la == sla and _same(ring, ha, hb, saved, 0, 0, la, lb):
             found = True
             break
     if not found:
         return outcome, battles, plays, wars
-    # Tortoise (rows 0, 1, from the deal) and hare (rows 4, 5, period battles ahead): they
+    # Tortoise (``ring``, from the deal) and hare (``hare``, period battles ahead): they
     # meet at the first repeat; the hare's counts are the game's counts at that battle.
-    half = _deal(deal, work, 0)
-    _deal(deal, work, 4)
+    half = _deal(deal, ring)
+    _deal(deal, hare)
     ha, la, hb, lb = 0, half, 0, half
     xa, xla, xb, xlb = 0, half, 0, half
     hare_plays = hare_wars = 0
     for _ in range(period):
-        _, xa, xla, xb, xlb, p, w = _battle(work, 4, 5, xa, xla, xb, xlb, face_down, deuce_rule, gather,
-                                            short, top)
+        _, xa, xla, xb, xlb, p, w = _battle(hare, xa, xla, xb, xlb, face_down, deuce_rule, gather, short,
+                                            top, rounds)
         hare_plays += p
         hare_wars += w
     mu = 0
-    while not (la == xla and _same(work, 0, ha, 4, xa, la) and _same(work, 1, hb, 5, xb, lb)):
-        _, ha, la, hb, lb, _, _ = _battle(work, 0, 1, ha, la, hb, lb, face_down, deuce_rule, gather,
-                                          short, top)
-        _, xa, xla, xb, xlb, p, w = _battle(work, 4, 5, xa, xla, xb, xlb, face_down, deuce_rule, gather,
-                                            short, top)
+    while not (la == xla and _same(ring, ha, hb, hare, xa, xb, la, lb)):
+        _, ha, la, hb, lb, _, _ = _battle(ring, ha, la, hb, lb, face_down, deuce_rule, gather, short, top,
+                                          rounds)
+        _, xa, xla, xb, xlb, p, w = _battle(hare, xa, xla, xb, xlb, face_down, deuce_rule, gather, short,
+                                            top, rounds)
         hare_plays += p
         hare_wars += w
         mu += 1
@@ -407,19 +439,20 @@ def _play_all(decks: Any, face_down: int, deuce_rule: int, gather: int, short: i
               detect: bool, width: int, watch_from: int, winner: Any, battles: Any, plays: Any, wars: Any,
               trace: Any, offsets: Any) -> None:
     """Every row of ``decks``; with ``offsets``, a second pass writes the traces."""
-    work = np.zeros((9, width), dtype=decks.dtype)
+    ring = np.zeros(2 * width, dtype=decks.dtype)
+    saved = np.zeros(2 * width, dtype=decks.dtype)
+    hare = np.zeros(2 * width, dtype=decks.dtype)
+    rounds = np.zeros(2 * decks.shape[1] + 2, dtype=np.int64)
     tracing = offsets.shape[0] > 0
     for g in range(decks.shape[0]):
-        if tracing:
-            _play_one(decks[g], face_down, deuce_rule, gather, short, top, battles[g], False, watch_from,
-                      work, trace, offsets[g])
-            continue
-        outcome, b, p, w = _play_one(decks[g], face_down, deuce_rule, gather, short, top, cap, detect,
-                                     watch_from, work, trace, -1)
-        winner[g] = outcome
-        battles[g] = b
-        plays[g] = p
-        wars[g] = w
+        outcome, b, p, w = _play_one(decks[g], face_down, deuce_rule, gather, short, top,
+                                     battles[g] if tracing else cap, detect and not tracing, watch_from,
+                                     ring, saved, hare, rounds, trace, offsets[g] if tracing else -1)
+        if not tracing:
+            winner[g] = outcome
+            battles[g] = b
+            plays[g] = p
+            wars[g] = w
 
 
 def play_deals(
@@ -474,7 +507,9 @@ def play_deals(
         return Records(winner, battles, plays, wars, traces)
     if watch_from is None:
         watch_from = 20 * n
-    width = 1 << max(3, (n + 2).bit_length())  # a ring longer than the deck plus a pot's slack
+    width = 1 << max(3, (2 * n).bit_length())  # a pile's ring: more than twice the deck (see _battle)
+    if width - 1 > _MAX_MASK:
+        raise ValueError(f"play_deals: decks of fewer than {(_MAX_MASK + 1) // 2:,} cards; got {n:,}")
     cells = decks.astype(np.int8)
     params = (rules.face_down, DEUCE_RULES.index(rules.deuce_beats_ace), GATHER_ORDERS.index(rules.gather),
               SHORT_WAR_RULES.index(rules.short_war), top,
