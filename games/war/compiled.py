@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -36,7 +37,8 @@ import numpy.typing as npt
 
 from drawdsl.extras import require
 from games.war.batch import Records, _reference
-from games.war.rules import DEUCE_RULES, GATHER_ORDERS, OUTCOMES, SHORT_WAR_RULES, Rules
+from games.war.engine import _beats
+from games.war.rules import GATHER_ORDERS, OUTCOMES, SHORT_WAR_RULES, Rules
 
 __all__ = ["available", "play_deals", "OUTCOMES"]
 
@@ -46,10 +48,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 _TOOK_A, _TOOK_B, _A_WINS, _B_WINS, _TIE_END = range(5)
 # Game outcomes: indices into OUTCOMES.
 _A, _B, _TIE, _CYCLE, _CAPPED = range(5)
-_NEVER, _BATTLES, _ALWAYS = range(3)
 _WINNER_FIRST, _LOSER_FIRST, _AS_PLAYED = range(3)
 _LOSE, _LAST_CARD, _AVAILABLE, _B_TAKES = range(4)
-assert DEUCE_RULES[_ALWAYS] == "always" and GATHER_ORDERS[_AS_PLAYED] == "as_played"
+assert GATHER_ORDERS[_AS_PLAYED] == "as_played"
 assert SHORT_WAR_RULES[_B_TAKES] == "b_takes"
 
 
@@ -78,16 +79,18 @@ _jit = _njit()
 _jit_inline = _njit("always")
 
 
+# A pair of cards (A's, B's) decides a comparison through a table (see :func:`_tables`):
+# who won and, for a plain battle, whose card goes first under the winner's pile.
+_A_FIRST, _A_WON_B_FIRST, _B_WON_A_FIRST, _B_FIRST, _TIED = range(5)
+#: The war half of the table starts here (a pair index is below it: ranks up to 127).
+_WAR = 1 << 14
+
+
 @_jit_inline
-def _beats(x: int, y: int, deuce: bool, top: int) -> int:
-    if x == y:
-        return 0
-    if deuce:
-        if x == 2 and y == top:
-            return 1
-        if y == 2 and x == top:
-            return -1
-    return 1 if x > y else -1
+def _pair(fa: int, fb: int, shift: int) -> int:
+    """The index of the pair ``(fa, fb)`` in a half of the table (kept below :data:`_WAR`,
+    which the compiler then knows is not negative: no check for negative indices)."""
+    return ((int(fa) << shift) | int(fb)) & (_WAR - 1)
 
 
 # Both piles live in one ring array: A's in the first half, B's in the second, each a power
@@ -114,8 +117,8 @@ def _mask(ring: Any) -> int:
 
 
 @_jit_inline
-def _battle(ring: Any, ha: int, la: int, hb: int, lb: int, face_down: int, deuce_rule: int, gather: int,
-            short: int, top: int, rounds: Any) -> tuple[int, int, int, int, int, int, int]:
+def _battle(ring: Any, table: Any, shift: int, ha: int, la: int, hb: int, lb: int, face_down: int,
+            gather: int, short: int, rounds: Any) -> tuple[int, int, int, int, int, int, int]:
     """One battle (see :func:`games.war.engine.battle`) between A's pile (head ``ha``, ``la``
     cards) and B's in ``ring``; ``rounds`` is scratch (the cards each player laid down in each
     war round, for ``gather="as_played"``).  Returns ``(result, ha, la, hb, lb, plays, wars)``.
@@ -136,13 +139,12 @@ def _battle(ring: Any, ha: int, la: int, hb: int, lb: int, face_down: int, deuce
     plays = 1
     wars = 0
     need = face_down + 1
-    in_war = False
+    half = 0  # the table's half: battle, then war
     nrounds = 0
     while True:
-        deuce = deuce_rule == _ALWAYS or (deuce_rule == _BATTLES and not in_war)
-        c = _beats(fa, fb, deuce, top)
-        if c != 0:
-            a_won = c > 0
+        c = table[half + _pair(fa, fb, shift)]
+        if c != _TIED:
+            a_won = c < _B_WON_A_FIRST
             break
         if la < need or lb < need:
             if short == _B_TAKES:
@@ -177,7 +179,7 @@ def _battle(ring: Any, ha: int, la: int, hb: int, lb: int, face_down: int, deuce
             rounds[2 * nrounds] = na
             rounds[2 * nrounds + 1] = nb
         nrounds += 1
-        in_war = True
+        half = _WAR
     took_a = ha - ha0
     took_b = hb - hb0
     if a_won:
@@ -224,10 +226,10 @@ def _same(x: Any, hxa: int, hxb: int, y: Any, hya: int, hyb: int, la: int, lb: i
     """Do the rings ``x`` (heads ``hxa``, ``hxb``) and ``y`` hold the same piles (``la``, ``lb`` cards)?"""
     mask = _mask(x)
     width = mask + 1
-    for i in range(la):  # noqa: SIM110 (a plain loop compiles; all() over a generator may not)
+    for i in range(la):
         if x[(hxa + i) & mask] != y[(hya + i) & mask]:
             return False
-    for i in range(lb):  # noqa: SIM110
+    for i in range(lb):  # noqa: SIM110 (a plain loop compiles; all() over a generator may not)
         if x[width + ((hxb + i) & mask)] != y[width + ((hyb + i) & mask)]:
             return False
     return True
@@ -256,50 +258,48 @@ def _deal(deal: Any, ring: Any) -> int:
 
 
 @_jit_inline
-def _run(ring: Any, ha: int, la: int, hb: int, lb: int, until: int, face_down: int, deuce_rule: int,
-         gather: int, short: int, top: int, rounds: Any) -> tuple[int, int, int, int, int, int, int, int]:
+def _run(ring: Any, table: Any, shift: int, ha: int, la: int, hb: int, lb: int, until: int, face_down: int,
+         gather: int, short: int, rounds: Any) -> tuple[int, int, int, int, int, int, int, int]:
     """Battles until the game ends or ``until`` battles are played; returns ``(outcome, ha, la,
     hb, lb, battles, plays, wars)``, the outcome -1 when the game goes on.
 
-    Plain battles (most of them) run in a tight loop without a branch on who won (a coin
-    flip, which a processor mispredicts half the time), on the piles' heads and tails; a
-    tie leaves the loop for :func:`_battle`."""
+    Plain battles (most of them) run in a tight loop on the piles' heads and tails, with no
+    branch on who won (a coin flip, which a processor mispredicts half the time): one table
+    look-up gives the winner and the order of the two cards, and selects pick where they
+    go.  A tie leaves the loop for :func:`_battle`."""
     mask = _mask(ring)
     width = mask + 1
-    plain_deuce = deuce_rule != _NEVER
-    # the first card under the winner's pile is A's when A won and the winner's cards go
-    # first, when B won and the loser's go first, or always (as played)
-    flip = gather == _LOSER_FIRST
-    as_played = gather == _AS_PLAYED
     ta = ha + la
     tb = hb + lb
     battles = plays = wars = 0
     while True:
-        start = battles
-        while ha != ta and hb != tb and battles < until:
+        start = ha
+        stop = ha + until - battles  # a plain battle moves both heads by one
+        while ha != ta and hb != tb and ha < stop:
             fa = ring[ha & mask]
             fb = ring[width + (hb & mask)]
-            if fa == fb:
+            code = int(table[_pair(fa, fb, shift)])
+            if code == _TIED:
                 break
-            a_won = (fa > fb) != (plain_deuce & (((fa == 2) & (fb == top)) | ((fb == 2) & (fa == top))))
-            a_first = (a_won != flip) | as_played
-            tail = ta if a_won else tb
-            dest = 0 if a_won else width
-            ring[dest + (tail & mask)] = fa if a_first else fb
-            ring[dest + ((tail + 1) & mask)] = fb if a_first else fa
-            ta += 2 * a_won
-            tb += 2 - 2 * a_won
+            b_won = code >> 1
+            b_first = code & 1
+            tail = tb if b_won else ta
+            dest = width if b_won else 0
+            ring[dest + (tail & mask)] = fb if b_first else fa
+            ring[dest + ((tail + 1) & mask)] = fa if b_first else fb
+            ta += 2 - 2 * b_won
+            tb += 2 * b_won
             ha += 1
             hb += 1
-            battles += 1
-        plays += battles - start
+        battles += ha - start
+        plays += ha - start
         if ha == ta or hb == tb:
             outcome = _TIE if ha == ta and hb == tb else (_B if ha == ta else _A)
             return outcome, ha, ta - ha, hb, tb - hb, battles, plays, wars
         if battles >= until:
             return -1, ha, ta - ha, hb, tb - hb, battles, plays, wars
-        result, ha, la, hb, lb, p, w = _battle(ring, ha, ta - ha, hb, tb - hb, face_down, deuce_rule, gather,
-                                               short, top, rounds)
+        result, ha, la, hb, lb, p, w = _battle(ring, table, shift, ha, ta - ha, hb, tb - hb, face_down,
+                                               gather, short, rounds)
         ta = ha + la
         tb = hb + lb
         battles += 1
@@ -311,7 +311,7 @@ def _run(ring: Any, ha: int, la: int, hb: int, lb: int, until: int, face_down: i
 
 
 @_jit_inline
-def _play_one(deal: Any, face_down: int, deuce_rule: int, gather: int, short: int, top: int, cap: int,
+def _play_one(deal: Any, table: Any, shift: int, face_down: int, gather: int, short: int, cap: int,
               detect: bool, watch_from: int, ring: Any, saved: Any, hare: Any, rounds: Any, trace: Any,
               off: int) -> tuple[int, int, int, int]:
     """Play the game of ``deal``; returns ``(outcome, battles, plays, wars)``.
@@ -321,8 +321,6 @@ def _play_one(deal: Any, face_down: int, deuce_rule: int, gather: int, short: in
     ``off >= 0``, A's pile size after each battle goes to ``trace[off:]`` and no battles
     are skipped.
     """
-    mask = _mask(ring)
-    width = mask + 1
     half = _deal(deal, ring)
     ha, la, hb, lb = 0, half, 0, half
     battles = plays = wars = 0
@@ -342,8 +340,8 @@ def _play_one(deal: Any, face_down: int, deuce_rule: int, gather: int, short: in
     outcome = -1
     while True:
         if not tracing and not watch:
-            outcome, ha, la, hb, lb, b, p, w = _run(ring, ha, la, hb, lb, next_check - battles, face_down,
-                                                    deuce_rule, gather, short, top, rounds)
+            outcome, ha, la, hb, lb, b, p, w = _run(ring, table, shift, ha, la, hb, lb, next_check - battles,
+                                                    face_down, gather, short, rounds)
             battles += b
             plays += p
             wars += w
@@ -361,8 +359,8 @@ def _play_one(deal: Any, face_down: int, deuce_rule: int, gather: int, short: in
             sla = la
             saved_plays, saved_wars = plays, wars
             next_check = cap if cap >= 0 else never
-        result, ha, la, hb, lb, p, w = _battle(ring, ha, la, hb, lb, face_down, deuce_rule, gather, short,
-                                               top, rounds)
+        result, ha, la, hb, lb, p, w = _battle(ring, table, shift, ha, la, hb, lb, face_down, gather, short,
+                                               rounds)
         plays += p
         wars += w
         battles += 1
@@ -397,8 +395,8 @@ def _play_one(deal: Any, face_down: int, deuce_rule: int, gather: int, short: in
     period = 0
     found = False
     while cap < 0 or period < cap:
-        result, ha, la, hb, lb, p, w = _battle(ring, ha, la, hb, lb, face_down, deuce_rule, gather, short,
-                                               top, rounds)
+        result, ha, la, hb, lb, p, w = _battle(ring, table, shift, ha, la, hb, lb, face_down, gather, short,
+                                               rounds)
         period += 1
         if result >= _A_WINS or la == 0 or lb == 0:
             break
@@ -415,16 +413,16 @@ def _play_one(deal: Any, face_down: int, deuce_rule: int, gather: int, short: in
     xa, xla, xb, xlb = 0, half, 0, half
     hare_plays = hare_wars = 0
     for _ in range(period):
-        _, xa, xla, xb, xlb, p, w = _battle(hare, xa, xla, xb, xlb, face_down, deuce_rule, gather, short,
-                                            top, rounds)
+        _, xa, xla, xb, xlb, p, w = _battle(hare, table, shift, xa, xla, xb, xlb, face_down, gather, short,
+                                            rounds)
         hare_plays += p
         hare_wars += w
     mu = 0
     while not (la == xla and _same(ring, ha, hb, hare, xa, xb, la, lb)):
-        _, ha, la, hb, lb, _, _ = _battle(ring, ha, la, hb, lb, face_down, deuce_rule, gather, short, top,
+        _, ha, la, hb, lb, _, _ = _battle(ring, table, shift, ha, la, hb, lb, face_down, gather, short,
                                           rounds)
-        _, xa, xla, xb, xlb, p, w = _battle(hare, xa, xla, xb, xlb, face_down, deuce_rule, gather, short,
-                                            top, rounds)
+        _, xa, xla, xb, xlb, p, w = _battle(hare, table, shift, xa, xla, xb, xlb, face_down, gather, short,
+                                            rounds)
         hare_plays += p
         hare_wars += w
         mu += 1
@@ -435,7 +433,7 @@ def _play_one(deal: Any, face_down: int, deuce_rule: int, gather: int, short: in
 
 
 @_jit
-def _play_all(decks: Any, face_down: int, deuce_rule: int, gather: int, short: int, top: int, cap: int,
+def _play_all(decks: Any, table: Any, shift: int, face_down: int, gather: int, short: int, cap: int,
               detect: bool, width: int, watch_from: int, winner: Any, battles: Any, plays: Any, wars: Any,
               trace: Any, offsets: Any) -> None:
     """Every row of ``decks``; with ``offsets``, a second pass writes the traces."""
@@ -445,7 +443,7 @@ def _play_all(decks: Any, face_down: int, deuce_rule: int, gather: int, short: i
     rounds = np.zeros(2 * decks.shape[1] + 2, dtype=np.int64)
     tracing = offsets.shape[0] > 0
     for g in range(decks.shape[0]):
-        outcome, b, p, w = _play_one(decks[g], face_down, deuce_rule, gather, short, top,
+        outcome, b, p, w = _play_one(decks[g], table, shift, face_down, gather, short,
                                      battles[g] if tracing else cap, detect and not tracing, watch_from,
                                      ring, saved, hare, rounds, trace, offsets[g] if tracing else -1)
         if not tracing:
@@ -453,6 +451,28 @@ def _play_all(decks: Any, face_down: int, deuce_rule: int, gather: int, short: i
             battles[g] = b
             plays[g] = p
             wars[g] = w
+
+
+@lru_cache(maxsize=64)
+def _tables(deuce_beats_ace: str, gather: str, top: int, stride: int) -> npt.NDArray[np.uint8]:
+    """Who wins each pair of cards (A's ``x``, B's ``y``: entry ``x * stride + y``), from the
+    reference engine's comparison: the battle half (with the pair's order under the
+    winner's pile), then, from :data:`_WAR`, the half for the comparisons of a war.
+
+    >>> table = _tables("never", "winner_first", 14, 16)
+    >>> [int(table[i]) for i in (9 * 16 + 3, 3 * 16 + 9, 9 * 16 + 9)] == [_A_FIRST, _B_FIRST, _TIED]
+    True
+    """
+    table = np.full(2 * _WAR, _TIED, dtype=np.uint8)
+    for half, deuce in ((0, deuce_beats_ace in ("battles", "always")), (_WAR, deuce_beats_ace == "always")):
+        for x in range(stride):
+            for y in range(stride):
+                c = _beats(x, y, deuce, top, 0, 0)
+                if c != 0:
+                    b_won = c < 0
+                    b_first = gather != "as_played" and b_won == (gather == "winner_first")
+                    table[half + x * stride + y] = 2 * b_won + b_first
+    return table
 
 
 def play_deals(
@@ -488,10 +508,12 @@ def play_deals(
             f"play_deals: deals must be a 2-d array with an even number of columns, got {decks.shape}"
         )
     games, n = decks.shape
+    high = int(decks.max()) if decks.size else 2
     if top is None:
-        top = int(decks.max()) if decks.size else 2
-    if top > 127:
-        raise ValueError(f"play_deals: ranks up to 127; got top {top}")
+        top = high
+    if max(top, high) > 127 or (decks.size and int(decks.min()) < 0):
+        raise ValueError(f"play_deals: ranks up to 127, none negative; got top {top} and cards from "
+                         f"{int(decks.min()) if decks.size else 0} to {high}")
     winner = np.full(games, -1, dtype=np.int8)
     battles = np.zeros(games, dtype=np.int64)
     plays = np.zeros(games, dtype=np.int64)
@@ -510,11 +532,12 @@ def play_deals(
     width = 1 << max(3, (2 * n).bit_length())  # a pile's ring: more than twice the deck (see _battle)
     if width - 1 > _MAX_MASK:
         raise ValueError(f"play_deals: decks of fewer than {(_MAX_MASK + 1) // 2:,} cards; got {n:,}")
-    cells = decks.astype(np.int8)
-    params = (rules.face_down, DEUCE_RULES.index(rules.deuce_beats_ace), GATHER_ORDERS.index(rules.gather),
-              SHORT_WAR_RULES.index(rules.short_war), top,
-              -1 if rules.max_battles is None else rules.max_battles, rules.detect_cycles, width,
-              watch_from)
+    shift = max(top, high).bit_length()
+    table = _tables(rules.deuce_beats_ace, rules.gather, top, 1 << shift)
+    cells = decks.astype(np.uint8)
+    params = (table, shift, rules.face_down, GATHER_ORDERS.index(rules.gather),
+              SHORT_WAR_RULES.index(rules.short_war), -1 if rules.max_battles is None else rules.max_battles,
+              rules.detect_cycles, width, watch_from)
     no_offsets = np.zeros(0, dtype=np.int64)
     no_trace = np.zeros(1, dtype=np.int64)
     _play_all(cells, *params, winner, battles, plays, wars, no_trace, no_offsets)
