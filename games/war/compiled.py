@@ -82,15 +82,16 @@ _jit_inline = _njit("always")
 # A pair of cards (A's, B's) decides a comparison through a table (see :func:`_tables`):
 # who won and, for a plain battle, whose card goes first under the winner's pile.
 _A_FIRST, _A_WON_B_FIRST, _B_WON_A_FIRST, _B_FIRST, _TIED = range(5)
-#: The war half of the table starts here (a pair index is below it: ranks up to 127).
-_WAR = 1 << 14
+#: A pair's index is ``fa << _SHIFT | fb`` (ranks up to 127); the war half of the table
+#: starts at :data:`_WAR`.
+_SHIFT = 7
+_WAR = 1 << 2 * _SHIFT
 
 
 @_jit_inline
-def _pair(fa: int, fb: int, shift: int) -> int:
-    """The index of the pair ``(fa, fb)`` in a half of the table (kept below :data:`_WAR`,
-    which the compiler then knows is not negative: no check for negative indices)."""
-    return ((int(fa) << shift) | int(fb)) & (_WAR - 1)
+def _pair(fa: int, fb: int) -> int:
+    """The index of the pair ``(fa, fb)`` in a half of the table."""
+    return (int(fa) << _SHIFT) | int(fb)
 
 
 # Both piles live in one ring array: A's in the first half, B's in the second, each a power
@@ -117,7 +118,7 @@ def _mask(ring: Any) -> int:
 
 
 @_jit_inline
-def _battle(ring: Any, table: Any, shift: int, ha: int, la: int, hb: int, lb: int, face_down: int,
+def _battle(ring: Any, table: Any, ha: int, la: int, hb: int, lb: int, face_down: int,
             gather: int, short: int, rounds: Any) -> tuple[int, int, int, int, int, int, int]:
     """One battle (see :func:`games.war.engine.battle`) between A's pile (head ``ha``, ``la``
     cards) and B's in ``ring``; ``rounds`` is scratch (the cards each player laid down in each
@@ -142,7 +143,7 @@ def _battle(ring: Any, table: Any, shift: int, ha: int, la: int, hb: int, lb: in
     half = 0  # the table's half: battle, then war
     nrounds = 0
     while True:
-        c = table[half + _pair(fa, fb, shift)]
+        c = table[half + _pair(fa, fb)]
         if c != _TIED:
             a_won = c < _B_WON_A_FIRST
             break
@@ -258,7 +259,7 @@ def _deal(deal: Any, ring: Any) -> int:
 
 
 @_jit_inline
-def _run(ring: Any, table: Any, shift: int, ha: int, la: int, hb: int, lb: int, until: int, face_down: int,
+def _run(ring: Any, table: Any, ha: int, la: int, hb: int, lb: int, until: int, face_down: int,
          gather: int, short: int, rounds: Any) -> tuple[int, int, int, int, int, int, int, int]:
     """Battles until the game ends or ``until`` battles are played; returns ``(outcome, ha, la,
     hb, lb, battles, plays, wars)``, the outcome -1 when the game goes on.
@@ -274,23 +275,29 @@ def _run(ring: Any, table: Any, shift: int, ha: int, la: int, hb: int, lb: int, 
     battles = plays = wars = 0
     while True:
         start = ha
-        stop = ha + until - battles  # a plain battle moves both heads by one
-        while ha != ta and hb != tb and ha < stop:
-            fa = ring[ha & mask]
-            fb = ring[width + (hb & mask)]
-            code = int(table[_pair(fa, fb, shift)])
-            if code == _TIED:
+        while True:
+            # no pile can run out in fewer plain battles than the shorter one holds cards
+            stop = ha + min(ta - ha, tb - hb, until - battles - (ha - start))
+            if stop <= ha:
                 break
-            b_won = code >> 1
-            b_first = code & 1
-            tail = tb if b_won else ta
-            dest = width if b_won else 0
-            ring[dest + (tail & mask)] = fb if b_first else fa
-            ring[dest + ((tail + 1) & mask)] = fa if b_first else fb
-            ta += 2 - 2 * b_won
-            tb += 2 * b_won
-            ha += 1
-            hb += 1
+            while ha < stop:
+                fa = ring[ha & mask]
+                fb = ring[width + (hb & mask)]
+                code = int(table[_pair(fa, fb)])
+                if code == _TIED:
+                    break
+                b_won = code >> 1
+                b_first = code & 1
+                tail = tb if b_won else ta
+                dest = width if b_won else 0
+                ring[dest + (tail & mask)] = fb if b_first else fa
+                ring[dest + ((tail + 1) & mask)] = fa if b_first else fb
+                ta += 2 - 2 * b_won
+                tb += 2 * b_won
+                ha += 1
+                hb += 1
+            if ha < stop:
+                break  # a tie
         battles += ha - start
         plays += ha - start
         if ha == ta or hb == tb:
@@ -298,7 +305,7 @@ def _run(ring: Any, table: Any, shift: int, ha: int, la: int, hb: int, lb: int, 
             return outcome, ha, ta - ha, hb, tb - hb, battles, plays, wars
         if battles >= until:
             return -1, ha, ta - ha, hb, tb - hb, battles, plays, wars
-        result, ha, la, hb, lb, p, w = _battle(ring, table, shift, ha, ta - ha, hb, tb - hb, face_down,
+        result, ha, la, hb, lb, p, w = _battle(ring, table, ha, ta - ha, hb, tb - hb, face_down,
                                                gather, short, rounds)
         ta = ha + la
         tb = hb + lb
@@ -311,7 +318,7 @@ def _run(ring: Any, table: Any, shift: int, ha: int, la: int, hb: int, lb: int, 
 
 
 @_jit_inline
-def _play_one(deal: Any, table: Any, shift: int, face_down: int, gather: int, short: int, cap: int,
+def _play_one(deal: Any, table: Any, face_down: int, gather: int, short: int, cap: int,
               detect: bool, watch_from: int, ring: Any, saved: Any, hare: Any, rounds: Any, trace: Any,
               off: int) -> tuple[int, int, int, int]:
     """Play the game of ``deal``; returns ``(outcome, battles, plays, wars)``.
@@ -340,7 +347,7 @@ def _play_one(deal: Any, table: Any, shift: int, face_down: int, gather: int, sh
     outcome = -1
     while True:
         if not tracing and not watch:
-            outcome, ha, la, hb, lb, b, p, w = _run(ring, table, shift, ha, la, hb, lb, next_check - battles,
+            outcome, ha, la, hb, lb, b, p, w = _run(ring, table, ha, la, hb, lb, next_check - battles,
                                                     face_down, gather, short, rounds)
             battles += b
             plays += p
@@ -359,7 +366,7 @@ def _play_one(deal: Any, table: Any, shift: int, face_down: int, gather: int, sh
             sla = la
             saved_plays, saved_wars = plays, wars
             next_check = cap if cap >= 0 else never
-        result, ha, la, hb, lb, p, w = _battle(ring, table, shift, ha, la, hb, lb, face_down, gather, short,
+        result, ha, la, hb, lb, p, w = _battle(ring, table, ha, la, hb, lb, face_down, gather, short,
                                                rounds)
         plays += p
         wars += w
@@ -395,7 +402,7 @@ def _play_one(deal: Any, table: Any, shift: int, face_down: int, gather: int, sh
     period = 0
     found = False
     while cap < 0 or period < cap:
-        result, ha, la, hb, lb, p, w = _battle(ring, table, shift, ha, la, hb, lb, face_down, gather, short,
+        result, ha, la, hb, lb, p, w = _battle(ring, table, ha, la, hb, lb, face_down, gather, short,
                                                rounds)
         period += 1
         if result >= _A_WINS or la == 0 or lb == 0:
@@ -413,15 +420,15 @@ def _play_one(deal: Any, table: Any, shift: int, face_down: int, gather: int, sh
     xa, xla, xb, xlb = 0, half, 0, half
     hare_plays = hare_wars = 0
     for _ in range(period):
-        _, xa, xla, xb, xlb, p, w = _battle(hare, table, shift, xa, xla, xb, xlb, face_down, gather, short,
+        _, xa, xla, xb, xlb, p, w = _battle(hare, table, xa, xla, xb, xlb, face_down, gather, short,
                                             rounds)
         hare_plays += p
         hare_wars += w
     mu = 0
     while not (la == xla and _same(ring, ha, hb, hare, xa, xb, la, lb)):
-        _, ha, la, hb, lb, _, _ = _battle(ring, table, shift, ha, la, hb, lb, face_down, gather, short,
+        _, ha, la, hb, lb, _, _ = _battle(ring, table, ha, la, hb, lb, face_down, gather, short,
                                           rounds)
-        _, xa, xla, xb, xlb, p, w = _battle(hare, table, shift, xa, xla, xb, xlb, face_down, gather, short,
+        _, xa, xla, xb, xlb, p, w = _battle(hare, table, xa, xla, xb, xlb, face_down, gather, short,
                                             rounds)
         hare_plays += p
         hare_wars += w
@@ -433,7 +440,7 @@ def _play_one(deal: Any, table: Any, shift: int, face_down: int, gather: int, sh
 
 
 @_jit
-def _play_all(decks: Any, table: Any, shift: int, face_down: int, gather: int, short: int, cap: int,
+def _play_all(decks: Any, table: Any, face_down: int, gather: int, short: int, cap: int,
               detect: bool, width: int, watch_from: int, winner: Any, battles: Any, plays: Any, wars: Any,
               trace: Any, offsets: Any) -> None:
     """Every row of ``decks``; with ``offsets``, a second pass writes the traces."""
@@ -443,7 +450,7 @@ def _play_all(decks: Any, table: Any, shift: int, face_down: int, gather: int, s
     rounds = np.zeros(2 * decks.shape[1] + 2, dtype=np.int64)
     tracing = offsets.shape[0] > 0
     for g in range(decks.shape[0]):
-        outcome, b, p, w = _play_one(decks[g], table, shift, face_down, gather, short,
+        outcome, b, p, w = _play_one(decks[g], table, face_down, gather, short,
                                      battles[g] if tracing else cap, detect and not tracing, watch_from,
                                      ring, saved, hare, rounds, trace, offsets[g] if tracing else -1)
         if not tracing:
@@ -454,24 +461,24 @@ def _play_all(decks: Any, table: Any, shift: int, face_down: int, gather: int, s
 
 
 @lru_cache(maxsize=64)
-def _tables(deuce_beats_ace: str, gather: str, top: int, stride: int) -> npt.NDArray[np.uint8]:
-    """Who wins each pair of cards (A's ``x``, B's ``y``: entry ``x * stride + y``), from the
-    reference engine's comparison: the battle half (with the pair's order under the
-    winner's pile), then, from :data:`_WAR`, the half for the comparisons of a war.
+def _tables(deuce_beats_ace: str, gather: str, top: int, ranks: int) -> npt.NDArray[np.uint8]:
+    """Who wins each pair of cards below ``ranks`` (A's ``x``, B's ``y``: entry ``x << 7 | y``),
+    from the reference engine's comparison: the battle half (with the pair's order under
+    the winner's pile), then, from :data:`_WAR`, the half for the comparisons of a war.
 
-    >>> table = _tables("never", "winner_first", 14, 16)
-    >>> [int(table[i]) for i in (9 * 16 + 3, 3 * 16 + 9, 9 * 16 + 9)] == [_A_FIRST, _B_FIRST, _TIED]
+    >>> table = _tables("never", "winner_first", 14, 15)
+    >>> [int(table[x << 7 | y]) for x, y in ((9, 3), (3, 9), (9, 9))] == [_A_FIRST, _B_FIRST, _TIED]
     True
     """
     table = np.full(2 * _WAR, _TIED, dtype=np.uint8)
     for half, deuce in ((0, deuce_beats_ace in ("battles", "always")), (_WAR, deuce_beats_ace == "always")):
-        for x in range(stride):
-            for y in range(stride):
+        for x in range(ranks):
+            for y in range(ranks):
                 c = _beats(x, y, deuce, top, 0, 0)
                 if c != 0:
                     b_won = c < 0
                     b_first = gather != "as_played" and b_won == (gather == "winner_first")
-                    table[half + x * stride + y] = 2 * b_won + b_first
+                    table[half + (x << _SHIFT | y)] = 2 * b_won + b_first
     return table
 
 
@@ -532,10 +539,9 @@ def play_deals(
     width = 1 << max(3, (2 * n).bit_length())  # a pile's ring: more than twice the deck (see _battle)
     if width - 1 > _MAX_MASK:
         raise ValueError(f"play_deals: decks of fewer than {(_MAX_MASK + 1) // 2:,} cards; got {n:,}")
-    shift = max(top, high).bit_length()
-    table = _tables(rules.deuce_beats_ace, rules.gather, top, 1 << shift)
+    table = _tables(rules.deuce_beats_ace, rules.gather, top, max(top, high) + 1)
     cells = decks.astype(np.uint8)
-    params = (table, shift, rules.face_down, GATHER_ORDERS.index(rules.gather),
+    params = (table, rules.face_down, GATHER_ORDERS.index(rules.gather),
               SHORT_WAR_RULES.index(rules.short_war), -1 if rules.max_battles is None else rules.max_battles,
               rules.detect_cycles, width, watch_from)
     no_offsets = np.zeros(0, dtype=np.int64)
