@@ -118,111 +118,6 @@ def _mask(ring: Any) -> int:
 
 
 @_jit_inline
-def _battle(ring: Any, table: Any, ha: int, la: int, hb: int, lb: int, face_down: int,
-            gather: int, short: int, rounds: Any) -> tuple[int, int, int, int, int, int, int]:
-    """One battle (see :func:`games.war.engine.battle`) between A's pile (head ``ha``, ``la``
-    cards) and B's in ``ring``; ``rounds`` is scratch (the cards each player laid down in each
-    war round, for ``gather="as_played"``).  Returns ``(result, ha, la, hb, lb, plays, wars)``.
-
-    The cards a player puts on the table are the next ones of their pile, so they stay in
-    their ring, behind the head, until the battle is decided; they are then copied under the
-    winner's pile in the rule's order."""
-    mask = _mask(ring)
-    width = mask + 1
-    ha0 = ha
-    hb0 = hb
-    fa = ring[ha & mask]
-    fb = ring[width + (hb & mask)]
-    ha += 1
-    la -= 1
-    hb += 1
-    lb -= 1
-    plays = 1
-    wars = 0
-    need = face_down + 1
-    half = 0  # the table's half: battle, then war
-    nrounds = 0
-    while True:
-        c = table[half + _pair(fa, fb)]
-        if c != _TIED:
-            a_won = c < _B_WON_A_FIRST
-            break
-        if la < need or lb < need:
-            if short == _B_TAKES:
-                a_won = False
-                break
-            if short == _LOSE or la == 0 or lb == 0:
-                if short == _LOSE:
-                    a_out = la < need
-                    b_out = lb < need
-                else:
-                    a_out = la == 0
-                    b_out = lb == 0
-                if short != _AVAILABLE or (a_out and b_out):
-                    if a_out and b_out:
-                        return _TIE_END, ha, la, hb, lb, plays, wars
-                    return (_B_WINS if a_out else _A_WINS), ha, la, hb, lb, plays, wars
-        wars += 1
-        # each player with cards left lays down face_down of them (fewer when short) and
-        # turns the next; one without keeps their face-up card (short_war="available")
-        na = min(face_down, la - 1) + 1 if la > 0 else 0
-        nb = min(face_down, lb - 1) + 1 if lb > 0 else 0
-        ha += na
-        la -= na
-        hb += nb
-        lb -= nb
-        if na > 0:
-            fa = ring[(ha - 1) & mask]
-        if nb > 0:
-            fb = ring[width + ((hb - 1) & mask)]
-        plays += max(na, nb)
-        if gather == _AS_PLAYED:
-            rounds[2 * nrounds] = na
-            rounds[2 * nrounds + 1] = nb
-        nrounds += 1
-        half = _WAR
-    took_a = ha - ha0
-    took_b = hb - hb0
-    if a_won:
-        dest = 0
-        tail = ha + la
-        la += took_a + took_b
-    else:
-        dest = width
-        tail = hb + lb
-        lb += took_a + took_b
-    if gather == _AS_PLAYED:
-        # the pot in the order it was laid: each round A's face-up card and the cards laid
-        # on it, then B's; last the deciding pair, A's card first
-        pa = ha0
-        pb = hb0
-        for r in range(nrounds + 1):
-            na = rounds[2 * r] if r < nrounds else 1
-            nb = rounds[2 * r + 1] if r < nrounds else 1
-            for i in range(na):
-                ring[dest + ((tail + i) & mask)] = ring[(pa + i) & mask]
-            tail += na
-            pa += na
-            for i in range(nb):
-                ring[dest + ((tail + i) & mask)] = ring[width + ((pb + i) & mask)]
-            tail += nb
-            pb += nb
-    else:
-        a_first = a_won == (gather == _WINNER_FIRST)
-        if a_first:
-            for i in range(took_a):
-                ring[dest + ((tail + i) & mask)] = ring[(ha0 + i) & mask]
-            tail += took_a
-        for i in range(took_b):
-            ring[dest + ((tail + i) & mask)] = ring[width + ((hb0 + i) & mask)]
-        tail += took_b
-        if not a_first:
-            for i in range(took_a):
-                ring[dest + ((tail + i) & mask)] = ring[(ha0 + i) & mask]
-    return (_TOOK_A if a_won else _TOOK_B), ha, la, hb, lb, plays, wars
-
-
-@_jit_inline
 def _same(x: Any, hxa: int, hxb: int, y: Any, hya: int, hyb: int, la: int, lb: int) -> bool:
     """Do the rings ``x`` (heads ``hxa``, ``hxb``) and ``y`` hold the same piles (``la``, ``lb`` cards)?"""
     mask = _mask(x)
@@ -261,18 +156,23 @@ def _deal(deal: Any, ring: Any) -> int:
 @_jit_inline
 def _run(ring: Any, table: Any, ha: int, la: int, hb: int, lb: int, until: int, face_down: int,
          gather: int, short: int, rounds: Any) -> tuple[int, int, int, int, int, int, int, int]:
-    """Battles until the game ends or ``until`` battles are played; returns ``(outcome, ha, la,
-    hb, lb, battles, plays, wars)``, the outcome -1 when the game goes on.
+    """Play battles (see :func:`games.war.engine.battle`) until the game ends or ``until``
+    battles are played; returns ``(outcome, ha, la, hb, lb, battles, plays, wars)``, the
+    outcome -1 while the game goes on.  A's pile is ``la`` cards from head ``ha`` in
+    ``ring``, B's ``lb`` from ``hb``; ``rounds`` is scratch.
 
     Plain battles (most of them) run in a tight loop on the piles' heads and tails, with no
     branch on who won (a coin flip, which a processor mispredicts half the time): one table
     look-up gives the winner and the order of the two cards, and selects pick where they
-    go.  A tie leaves the loop for :func:`_battle`."""
+    go.  A tie leaves the loop for the war, written out below rather than called: an array
+    handed to a compiled function costs two atomic reference counts (measured: a fifth of
+    the run time when a war was a call)."""
     mask = _mask(ring)
     width = mask + 1
     ta = ha + la
     tb = hb + lb
     battles = plays = wars = 0
+    need = face_down + 1
     while True:
         start = ha
         while True:
@@ -305,21 +205,109 @@ def _run(ring: Any, table: Any, ha: int, la: int, hb: int, lb: int, until: int, 
             return outcome, ha, ta - ha, hb, tb - hb, battles, plays, wars
         if battles >= until:
             return -1, ha, ta - ha, hb, tb - hb, battles, plays, wars
-        result, ha, la, hb, lb, p, w = _battle(ring, table, ha, ta - ha, hb, tb - hb, face_down,
-                                               gather, short, rounds)
+        # A battle that starts with a tie (or any battle, when this one was not plain).  The
+        # cards a player puts on the table are the next ones of their pile, so they stay in
+        # their ring, behind the head, until the battle is decided; they are then copied
+        # under the winner's pile in the rule's order.  The ring is more than twice the
+        # deck long, so the winner's new cards do not reach them.
+        ha0 = ha
+        hb0 = hb
+        fa = ring[ha & mask]
+        fb = ring[width + (hb & mask)]
+        ha += 1
+        hb += 1
+        la = ta - ha
+        lb = tb - hb
+        battles += 1
+        plays += 1
+        half = 0  # the table's half: battle, then war
+        nrounds = 0
+        a_won = True
+        while True:
+            c = table[half + _pair(fa, fb)]
+            if c != _TIED:
+                a_won = c < _B_WON_A_FIRST
+                break
+            if la < need or lb < need:
+                if short == _B_TAKES:
+                    a_won = False
+                    break
+                if short == _LOSE or la == 0 or lb == 0:
+                    if short == _LOSE:
+                        a_out = la < need
+                        b_out = lb < need
+                    else:
+                        a_out = la == 0
+                        b_out = lb == 0
+                    if short != _AVAILABLE or (a_out and b_out):
+                        outcome = _TIE if a_out and b_out else (_B if a_out else _A)
+                        return outcome, ha, la, hb, lb, battles, plays, wars
+            wars += 1
+            # each player with cards left lays down face_down of them (fewer when short) and
+            # turns the next; one without keeps their face-up card (short_war="available")
+            na = min(face_down, la - 1) + 1 if la > 0 else 0
+            nb = min(face_down, lb - 1) + 1 if lb > 0 else 0
+            ha += na
+            la -= na
+            hb += nb
+            lb -= nb
+            if na > 0:
+                fa = ring[(ha - 1) & mask]
+            if nb > 0:
+                fb = ring[width + ((hb - 1) & mask)]
+            plays += max(na, nb)
+            if gather == _AS_PLAYED:
+                rounds[2 * nrounds] = na
+                rounds[2 * nrounds + 1] = nb
+            nrounds += 1
+            half = _WAR
+        took_a = ha - ha0
+        took_b = hb - hb0
+        if a_won:
+            dest = 0
+            tail = ha + la
+        else:
+            dest = width
+            tail = hb + lb
+        if gather == _AS_PLAYED:
+            # the pot in the order it was laid: each round A's face-up card and the cards
+            # laid on it, then B's; last the deciding pair, A's card first
+            pa = ha0
+            pb = hb0
+            for r in range(nrounds + 1):
+                na = rounds[2 * r] if r < nrounds else 1
+                nb = rounds[2 * r + 1] if r < nrounds else 1
+                for i in range(na):
+                    ring[dest + ((tail + i) & mask)] = ring[(pa + i) & mask]
+                tail += na
+                pa += na
+                for i in range(nb):
+                    ring[dest + ((tail + i) & mask)] = ring[width + ((pb + i) & mask)]
+                tail += nb
+                pb += nb
+        else:
+            # one player's cards in the order they left the pile, then the other's
+            if a_won == (gather == _WINNER_FIRST):
+                for i in range(took_a):
+                    ring[dest + ((tail + i) & mask)] = ring[(ha0 + i) & mask]
+                tail += took_a
+            for i in range(took_b):
+                ring[dest + ((tail + i) & mask)] = ring[width + ((hb0 + i) & mask)]
+            tail += took_b
+            if a_won != (gather == _WINNER_FIRST):
+                for i in range(took_a):
+                    ring[dest + ((tail + i) & mask)] = ring[(ha0 + i) & mask]
         ta = ha + la
         tb = hb + lb
-        battles += 1
-        plays += p
-        wars += w
-        if result >= _A_WINS:
-            outcome = _A if result == _A_WINS else (_B if result == _B_WINS else _TIE)
-            return outcome, ha, la, hb, lb, battles, plays, wars
+        if a_won:
+            ta += took_a + took_b
+        else:
+            tb += took_a + took_b
 
 
 @_jit_inline
-def _play_one(deal: Any, table: Any, face_down: int, gather: int, short: int, cap: int,
-              detect: bool, watch_from: int, ring: Any, saved: Any, hare: Any, rounds: Any, trace: Any,
+def _play_one(deal: Any, table: Any, face_down: int, gather: int, short: int, cap: int, detect: bool,
+              watch_from: int, every: int, ring: Any, saved: Any, hare: Any, rounds: Any, trace: Any,
               off: int) -> tuple[int, int, int, int]:
     """Play the game of ``deal``; returns ``(outcome, battles, plays, wars)``.
 
@@ -333,63 +321,61 @@ def _play_one(deal: Any, table: Any, face_down: int, gather: int, short: int, ca
     battles = plays = wars = 0
     tracing = off >= 0
     jump = not detect and cap >= 0 and not tracing
-    # Positions are watched for a repeat only from battle ``watch_from`` on: a game that
-    # never ends repeats forever, so it is caught all the same, and the record does not
-    # depend on when (see the module's docstring); most games end before, unwatched.
+    # Positions are watched for a repeat only from battle ``watch_from`` on, and only
+    # every ``every`` battles (see the module's docstring); most games end before.
     never = 1 << 62
     watch = False
     next_check = watch_from if detect or jump else never
     if cap >= 0:
         next_check = min(next_check, cap)
     sla = -1  # A's pile size in the saved position
-    saved_plays = saved_wars = 0
-    power = lam = 1
+    saved_battles = saved_plays = saved_wars = 0
+    power = lam = 1  # Brent's search, counted in checks
     outcome = -1
     while True:
-        if not tracing and not watch:
-            outcome, ha, la, hb, lb, b, p, w = _run(ring, table, ha, la, hb, lb, next_check - battles,
-                                                    face_down, gather, short, rounds)
-            battles += b
-            plays += p
-            wars += w
-            if outcome >= 0:
-                break
-        if la == 0 or lb == 0:
-            outcome = _TIE if la == 0 and lb == 0 else (_A if la > 0 else _B)
+        until = next_check - battles
+        if tracing:
+            until = 1
+        elif watch:
+            until = min(until, every)
+        outcome, ha, la, hb, lb, b, p, w = _run(ring, table, ha, la, hb, lb, until, face_down, gather, short,
+                                                rounds)
+        battles += b
+        plays += p
+        wars += w
+        if tracing:
+            trace[off + battles - 1] = la
+        if outcome >= 0:
             break
         if battles >= next_check:
             if cap >= 0 and battles >= cap:
                 outcome = _CAPPED
                 break
-            watch = True
-            _save(ring, ha, la, hb, lb, saved)
-            sla = la
-            saved_plays, saved_wars = plays, wars
-            next_check = cap if cap >= 0 else never
-        result, ha, la, hb, lb, p, w = _battle(ring, table, ha, la, hb, lb, face_down, gather, short,
-                                               rounds)
-        plays += p
-        wars += w
-        battles += 1
-        if tracing:
-            trace[off + battles - 1] = la
-        if result >= _A_WINS:
-            outcome = _A if result == _A_WINS else (_B if result == _B_WINS else _TIE)
-            break
+            if not watch:
+                watch = True
+                _save(ring, ha, la, hb, lb, saved)
+                sla = la
+                saved_battles, saved_plays, saved_wars = battles, plays, wars
+                next_check = cap if cap >= 0 else never
+                continue
         if watch:
             if la == sla and _same(ring, ha, hb, saved, 0, 0, la, lb):
                 if detect:
                     outcome = _CYCLE
                     break
-                periods = (cap - battles) // lam
-                battles += periods * lam
+                # the game repeats every ``battles - saved_battles`` battles (a multiple of
+                # its period): skip as many of those as the cap leaves room for
+                span = battles - saved_battles
+                periods = (cap - battles) // span
+                battles += periods * span
                 plays += periods * (plays - saved_plays)
                 wars += periods * (wars - saved_wars)
                 watch = False
+                continue
             if power == lam:
                 _save(ring, ha, la, hb, lb, saved)
                 sla = la
-                saved_plays, saved_wars = plays, wars
+                saved_battles, saved_plays, saved_wars = battles, plays, wars
                 power *= 2
                 lam = 0
             lam += 1
@@ -402,10 +388,10 @@ def _play_one(deal: Any, table: Any, face_down: int, gather: int, short: int, ca
     period = 0
     found = False
     while cap < 0 or period < cap:
-        result, ha, la, hb, lb, p, w = _battle(ring, table, ha, la, hb, lb, face_down, gather, short,
-                                               rounds)
+        ended, ha, la, hb, lb, _, _, _ = _run(ring, table, ha, la, hb, lb, 1, face_down, gather, short,
+                                              rounds)
         period += 1
-        if result >= _A_WINS or la == 0 or lb == 0:
+        if ended >= 0:
             break
         if la == sla and _same(ring, ha, hb, saved, 0, 0, la, lb):
             found = True
@@ -417,18 +403,12 @@ def _play_one(deal: Any, table: Any, face_down: int, gather: int, short: int, ca
     half = _deal(deal, ring)
     _deal(deal, hare)
     ha, la, hb, lb = 0, half, 0, half
-    xa, xla, xb, xlb = 0, half, 0, half
-    hare_plays = hare_wars = 0
-    for _ in range(period):
-        _, xa, xla, xb, xlb, p, w = _battle(hare, table, xa, xla, xb, xlb, face_down, gather, short,
-                                            rounds)
-        hare_plays += p
-        hare_wars += w
+    _, xa, xla, xb, xlb, _, hare_plays, hare_wars = _run(hare, table, 0, half, 0, half, period, face_down,
+                                                         gather, short, rounds)
     mu = 0
     while not (la == xla and _same(ring, ha, hb, hare, xa, xb, la, lb)):
-        _, ha, la, hb, lb, _, _ = _battle(ring, table, ha, la, hb, lb, face_down, gather, short,
-                                          rounds)
-        _, xa, xla, xb, xlb, p, w = _battle(hare, table, xa, xla, xb, xlb, face_down, gather, short,
+        _, ha, la, hb, lb, _, _, _ = _run(ring, table, ha, la, hb, lb, 1, face_down, gather, short, rounds)
+        _, xa, xla, xb, xlb, _, p, w = _run(hare, table, xa, xla, xb, xlb, 1, face_down, gather, short,
                                             rounds)
         hare_plays += p
         hare_wars += w
@@ -440,8 +420,8 @@ def _play_one(deal: Any, table: Any, face_down: int, gather: int, short: int, ca
 
 
 @_jit
-def _play_all(decks: Any, table: Any, face_down: int, gather: int, short: int, cap: int,
-              detect: bool, width: int, watch_from: int, winner: Any, battles: Any, plays: Any, wars: Any,
+def _play_all(decks: Any, table: Any, face_down: int, gather: int, short: int, cap: int, detect: bool,
+              width: int, watch_from: int, every: int, winner: Any, battles: Any, plays: Any, wars: Any,
               trace: Any, offsets: Any) -> None:
     """Every row of ``decks``; with ``offsets``, a second pass writes the traces."""
     ring = np.zeros(2 * width, dtype=decks.dtype)
@@ -452,7 +432,7 @@ def _play_all(decks: Any, table: Any, face_down: int, gather: int, short: int, c
     for g in range(decks.shape[0]):
         outcome, b, p, w = _play_one(decks[g], table, face_down, gather, short,
                                      battles[g] if tracing else cap, detect and not tracing, watch_from,
-                                     ring, saved, hare, rounds, trace, offsets[g] if tracing else -1)
+                                     every, ring, saved, hare, rounds, trace, offsets[g] if tracing else -1)
         if not tracing:
             winner[g] = outcome
             battles[g] = b
@@ -491,6 +471,7 @@ def play_deals(
     seeds: npt.ArrayLike | None = None,
     jit: bool = True,
     watch_from: int | None = None,
+    watch_every: int = 16,
 ) -> Records:
     """Play every deal (one shuffled deck per row; A gets the even positions): the same
     records as :func:`games.war.batch.play_batch` and as the reference engine.
@@ -498,8 +479,9 @@ def play_deals(
     ``jit=True`` needs numba (the ``numba`` extra); ``jit=False`` runs the same kernel
     whatever is installed (plain Python when numba is missing: for tests on small decks).
     ``seeds`` (one per game) are only used by ``gather="shuffled"``.  ``watch_from``: the
-    battle from which positions are watched for a repeat (default ``20 * cards``; the
-    records are the same for any value: for tests).
+    battle from which positions are watched for a repeat (default ``20 * cards``), and
+    ``watch_every``: how many battles apart (the records are the same for any values:
+    for tests).
 
     >>> import numpy as np
     >>> from games.war import play_game
@@ -536,14 +518,16 @@ def play_deals(
         return Records(winner, battles, plays, wars, traces)
     if watch_from is None:
         watch_from = 20 * n
-    width = 1 << max(3, (2 * n).bit_length())  # a pile's ring: more than twice the deck (see _battle)
+    if watch_every < 1:
+        raise ValueError(f"play_deals: watch_every must be at least 1, got {watch_every}")
+    width = 1 << max(3, (2 * n).bit_length())  # a pile's ring: more than twice the deck (see _run)
     if width - 1 > _MAX_MASK:
         raise ValueError(f"play_deals: decks of fewer than {(_MAX_MASK + 1) // 2:,} cards; got {n:,}")
     table = _tables(rules.deuce_beats_ace, rules.gather, top, max(top, high) + 1)
     cells = decks.astype(np.uint8)
     params = (table, rules.face_down, GATHER_ORDERS.index(rules.gather),
               SHORT_WAR_RULES.index(rules.short_war), -1 if rules.max_battles is None else rules.max_battles,
-              rules.detect_cycles, width, watch_from)
+              rules.detect_cycles, width, watch_from, watch_every)
     no_offsets = np.zeros(0, dtype=np.int64)
     no_trace = np.zeros(1, dtype=np.int64)
     _play_all(cells, *params, winner, battles, plays, wars, no_trace, no_offsets)
