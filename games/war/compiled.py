@@ -1,16 +1,23 @@
 """Whole games of War at compiled speed: the reference engine's game, one deal at a time, in numba.
 
-The kernel below is :func:`~games.war.engine.play_game` written over arrays: each pile
-is a ring buffer (a power of two long, so an index is a mask), a battle is
-:func:`~games.war.engine.battle` line for line, and an endless game is found the same
-way: then the period from where the game stands and the first repeat from the deal
-(tortoise and hare).  Only the reference engine's Brent search for a repeat is
+The kernel below is :func:`~games.war.engine.play_game` written over arrays.  Both piles
+are ring buffers in one array (a power of two long, so an index is a mask); a battle is
+:func:`~games.war.engine.battle` rule for rule, with who wins a pair of cards looked up
+in a table built from the reference engine's comparison.  Plain battles, most of them,
+run in a tight loop without a branch on who won, and the war is written into that loop
+rather than called (see :func:`_run`).  An endless game is found the same way as in the
+reference engine: a repeated position, then the period from where the game stands and
+the first repeat from the deal (tortoise and hare).  Only the search for a repeat is
 different: it starts at battle ``watch_from`` (by default 20 battles per card) instead
-of at the deal, because watching every battle took a fifth of the run time (measured)
-and most games end before.  The record does not depend on when a repeat is noticed: an endless game
-repeats forever, and what is reported (the first repeat, or the cap) is computed from
-the deal.  So every record equals the reference engine's, for every deterministic rule
-set: the tests check it game by game, with and without numba, for several ``watch_from``.
+of at the deal, because most games end before, and it compares positions every
+``watch_every`` battles (Brent's search on those positions), because comparing after
+every battle cost more than the battles.  The record does not depend on when or how
+often a repeat is looked for: an endless game repeats forever (the positions
+``watch_every`` battles apart repeat too, with a period that is a multiple of the
+game's), and what is reported (the first repeat, or the battles left to the cap) is
+computed from the deal and from whole periods.  So every record equals the reference
+engine's, for every deterministic rule set: the tests check it game by game, with and
+without numba, for several ``watch_from`` and ``watch_every``.
 
 numba is optional (the ``numba`` extra).  Without it the kernel is plain Python over
 NumPy arrays: correct, and much slower than the batched NumPy engine
