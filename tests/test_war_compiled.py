@@ -61,12 +61,13 @@ def compiled(deals: np.ndarray, rules: Rules, top: int, trace: bool, jit: bool,
 @settings(max_examples=30, deadline=None)
 @given(rule_sets(), st.sampled_from([(2, 2), (3, 2), (4, 2), (3, 4), (5, 2)]), st.integers(0, 2**32 - 1),
        st.booleans(), st.sampled_from([None, 0, 1, 13]), st.sampled_from([1, 2, 3, 16]))
-def test_small_decks_equal_the_reference_engine(rules: Rules, shape: tuple[int, int], seed: int,
-                                                trace: bool, watch_from: int | None, watch_every: int) -> None:
+def test_small_decks_equal_the_reference_engine(rules: Rules, shape: tuple[int, int], seed: int, trace: bool,
+                                                watch_from: int | None, watch_every: int) -> None:
     ranks, suits = shape
     deals, _ = deal_block(seed, 0, ranks, suits)
     deals = deals[:25]
-    assert (compiled(deals, rules, ranks + 1, trace, jit=False, watch_from=watch_from, watch_every=watch_every)
+    assert (compiled(deals, rules, ranks + 1, trace, jit=False, watch_from=watch_from,
+                     watch_every=watch_every)
             == reference(deals, rules, ranks + 1, trace))
 
 
