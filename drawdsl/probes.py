@@ -20,8 +20,9 @@ object at every draw (two draws are never the same object, as two different real
 are not), and state keys tell placeholders apart by which one they are
 (:func:`~drawdsl.keys.strict_key`): states holding different cards of a class never
 merge (one card held twice and two cards of a class behave differently under ``is``
-and container comparisons), while states holding no hidden field merge as before.  A finished value that still holds a
-placeholder (the spec returned a card) sends the evaluation back to the real cards.
+and container comparisons), while states holding no hidden field merge as before.  A
+finished value that still holds a placeholder (the spec returned a card) sends the
+evaluation back to the real cards.
 
 The probe of a card of a named-tuple type ``T`` is an instance of a subclass of ``T``
 (``isinstance(card, T)`` holds; ``card.color``, ``str(card)``, ``card._replace`` work,
@@ -53,7 +54,7 @@ import gc
 import types
 from collections import namedtuple
 from collections.abc import Callable, Iterable
-from typing import Any, NoReturn
+from typing import Any
 
 from drawdsl.cards import Cards
 
@@ -72,12 +73,21 @@ class Seen(BaseException):
 class Watch:
     """The fields a probing run saw used (one per run: no global state)."""
 
-    __slots__ = ("fields", "made")
+    __slots__ = ("fields", "made", "signals")
 
     def __init__(self) -> None:
         self.fields: set[str] = set()
         #: Placeholders made so far: each gets its number, its key (see serial()).
         self.made = 0
+        #: Uses signalled so far (see :data:`SIGNALS`).
+        self.signals = 0
+
+
+#: Uses a run signals before its placeholders stop raising and act as the field's value
+#: of the class's first card: a spec that swallows the signal and tries again (``except
+#: BaseException`` in a loop) then finishes instead of trying forever.  Nothing it
+#: computes is kept: a run whose watch saw a use is always thrown away.
+SIGNALS = 100
 
 
 def serial(hidden: Hidden) -> tuple[int, int]:
@@ -89,10 +99,15 @@ def serial(hidden: Hidden) -> tuple[int, int]:
     return (id(object.__getattribute__(hidden, "_watch")), object.__getattribute__(hidden, "_serial"))
 
 
-def _touch(hidden: Hidden) -> NoReturn:
+def _touch(hidden: Hidden) -> Any:
+    """Record the use and stop the run; past :data:`SIGNALS` uses, give the value instead."""
     field = object.__getattribute__(hidden, "_field")
-    object.__getattribute__(hidden, "_watch").fields.add(field)
-    raise Seen(field)
+    watch = object.__getattribute__(hidden, "_watch")
+    watch.fields.add(field)
+    watch.signals += 1
+    if watch.signals <= SIGNALS:
+        raise Seen(field)
+    return object.__getattribute__(hidden, "_value")
 
 
 class Hidden:
@@ -107,26 +122,32 @@ class Hidden:
     {'rank'}
     """
 
-    __slots__ = ("_field", "_watch", "_serial")
+    __slots__ = ("_field", "_watch", "_serial", "_value")
 
-    def __init__(self, field: str, watch: Watch) -> None:
+    def __init__(self, field: str, watch: Watch, value: Any = None) -> None:
         object.__setattr__(self, "_field", field)
         object.__setattr__(self, "_watch", watch)
         watch.made += 1
         object.__setattr__(self, "_serial", watch.made)
+        object.__setattr__(self, "_value", value)
 
     def __getattribute__(self, name: str) -> Any:
-        _touch(self)
+        return getattr(_touch(self), name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         _touch(self)
+        raise AttributeError(name)
 
     def __delattr__(self, name: str) -> None:
         _touch(self)
+        raise AttributeError(name)
 
 
-def _touching(*args: Any, **kwargs: Any) -> NoReturn:
-    _touch(args[0])
+def _touching(name: str) -> Callable[..., Any]:
+    def use(self: Hidden, *args: Any, **kwargs: Any) -> Any:
+        return getattr(_touch(self), name)(*args, **kwargs)
+
+    return use
 
 
 # Every special method Python may look up on the type, so that no implicit use (``==``,
@@ -147,7 +168,7 @@ _SPECIAL = (
     "class_getitem", "mro_entries", "init_subclass",
 )
 for _name in _SPECIAL:
-    setattr(Hidden, f"__{_name}__", _touching)
+    setattr(Hidden, f"__{_name}__", _touching(f"__{_name}__"))
 del _name
 
 
@@ -233,7 +254,7 @@ class Token:
         """A fresh probe card: the shown fields' values, a new placeholder in every hidden one."""
         values = list(self.values)
         for i, name in self.hidden:
-            values[i] = Hidden(name, self.watch)
+            values[i] = Hidden(name, self.watch, self.values[i])
         return self.make(values)
 
     def __repr__(self) -> str:

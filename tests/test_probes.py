@@ -310,3 +310,15 @@ def test_states_keep_which_cards_are_the_same_object() -> None:
     deck = Cards([P(1, "x"), P(2, "x"), P(3, "x"), P(1, "y"), P(2, "y")])
     spec = loop((), same_or_other)
     assert chances(spec, deck) == chances(spec, deck, probe=False) == brute_force(spec, deck)
+
+
+def test_past_the_signal_limit_a_placeholder_acts_as_the_value_and_the_run_is_discarded() -> None:
+    from drawdsl.probes import SIGNALS
+
+    watch = Watch()
+    hidden = Hidden("rank", watch, 7)
+    for _ in range(SIGNALS):
+        with pytest.raises(Seen):
+            hidden + 1
+    assert hidden + 1 == 8 and str(hidden) == "7" and hidden.bit_length() == 3
+    assert watch.fields == {"rank"}  # the run that saw this is thrown away

@@ -544,7 +544,7 @@ def test_compositions_agree_with_the_real_cards_and_brute_force(spec: Spec[Any],
 # --------------------------------------------------------------------------- failures found
 #
 # Each test below failed on the first version of probing (a minimal reproducer found by
-# this review); all are fixed but the last, which stays a strict xfail (a documented limit).
+# this review); all are fixed.
 
 
 class TooMany(BaseException):
@@ -687,11 +687,6 @@ def test_states_holding_different_nan_objects_do_not_merge() -> None:
     assert chances(spec, deck, probe=False) == brute_force(spec, deck)
 
 
-@pytest.mark.xfail(strict=True, raises=TooMany, reason=(
-    "hang: a spec retrying a field read inside `except BaseException` loops forever on a "
-    "probe (every retry raises Seen again); the real cards answer at once.  Inherent to "
-    "raising on use: document it, or cap the Seen raised per run"
-))
 def test_a_spec_retrying_after_a_swallowed_signal_does_not_hang() -> None:
     tries = [0]
 
