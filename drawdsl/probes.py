@@ -27,8 +27,9 @@ evaluation back to the real cards.
 The probe of a card of a named-tuple type ``T`` is an instance of a subclass of ``T``
 (``isinstance(card, T)`` holds; ``card.color``, ``str(card)``, ``card._replace`` work,
 reading fields through the watched accessors).  What cannot be watched: the exact type
-(``type(card) is T`` is False on a probe) and ``id()``; a spec that tells cards apart
-that way must pass ``probe=False``.  Only decks of one named-tuple type are probed
+(``type(card) is T`` is False on a probe), ``id()`` and ``is`` (on a shoe two copies of
+a card are one object, two probes never are); a spec that tells cards apart that way
+must pass ``probe=False``.  Only decks of one named-tuple type are probed
 (:class:`~drawdsl.Card` and the user's own); other decks are drawn as they are.
 
 >>> from drawdsl import standard_deck
