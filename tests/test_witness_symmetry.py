@@ -80,6 +80,40 @@ def test_symmetric_search_on_adversarial_specs(spec: Spec[Any], deck: Cards[str]
     check_against_brute_force(spec, deck, ValuePredicate(k))
 
 
+class RunLengths:
+    """Draw ``n`` cards; finish with the lengths of the runs of equal neighbours.  The
+    state holds only the last card, so states with one head can come from decks that
+    differ in the count of that card: the dead-state key must keep it pinned."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __call__(self, state: tuple[int, Any, tuple[int, ...]], card: Any) -> Any:
+        drawn, last, runs = state
+        runs = runs[:-1] + (runs[-1] + 1,) if card == last else (*runs, 1)
+        return done(runs) if drawn + 1 == self.n else (drawn + 1, card, runs)
+
+
+run_lengths = st.integers(1, 5).map(lambda n: loop((0, None, ()), RunLengths(n)))
+
+
+@settings(max_examples=100)
+@given(st.one_of(run_lengths, equality_loops), wide_decks)
+def test_every_value_is_found_exactly_when_reachable(spec: Spec[Any], deck: Cards[str]) -> None:
+    # Each value on its own: a wrongly merged dead state hides the only deals reaching it.
+    values = set(brute_force(spec, deck))
+    for value in values | {(), -1}:
+        stats = check_against_brute_force(spec, deck, lambda v, value=value: v == value)  # type: ignore[misc]
+        assert stats.symmetric or len(deck.distinct()) < 2
+
+
+def test_a_pinned_card_keeps_its_count() -> None:
+    # a b a leaves no a: dead for runs (1, 1, 2); b c a leaves one a: alive, same spec.
+    spec = loop((0, None, ()), RunLengths(4))
+    found, stats = search(spec, Cards({"a": 2, "b": 1, "c": 1}), lambda runs: runs == (1, 1, 2), True)
+    assert stats.symmetric and found is not None and found.deal == ("b", "c", "a", "a")
+
+
 ADVERSARIAL = {
     "order": loop(None, Ordered("<")),
     "cards in a str": loop("", Hider("str", 3)),
