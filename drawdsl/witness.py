@@ -27,7 +27,7 @@ from typing import Any, Generic, TypeVar
 from drawdsl.cards import Cards
 from drawdsl.errors import StateLimitExceeded
 from drawdsl.exact import DEFAULT_MAX_STATES, _canonical, _check_limit, _Layout
-from drawdsl.reductions import PROOF_BUDGET, CardIndex, StateGraph, head_support, proof_budget, prove_symmetry
+from drawdsl.reductions import CardIndex, StateGraph, head_support, proof_budget, prove_symmetry
 from drawdsl.sources import Weighted
 from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, reads_rest, whnf
 
@@ -59,6 +59,9 @@ def _always(value: Any) -> bool:
 #: Dead states remembered before the search first tries to prove the renaming symmetry
 #: (an easy search finds its deal sooner, and pays for no proof).
 PROVE_AT = 1_000
+#: The fewest calls of the spec a proof may spend (a proof before the search, or over
+#: a small search, still explores small state graphs).
+_LEAST_BUDGET = 1_000
 
 
 @dataclass
@@ -179,12 +182,16 @@ def _search(
     sym: _Renamings | None = None
     prove_next: int | None = prove_at if symmetric and finite and len(cards) > 1 else None
     most = proof_budget(max_states)
-    budget = min(PROOF_BUDGET, most)
+    calls = 0  # continuations the search has asked for
     graphs: list[StateGraph] = []  # made at the first proof, its rows kept for the next
 
     def prove() -> None:
-        """Try to prove the symmetry; set ``sym`` and when to try again."""
-        nonlocal sym, prove_next, budget
+        """Try to prove the symmetry, spending at most a quarter of the calls the search has
+        made so far (the proof costs a share of the search, whether it holds or not),
+        and never more than ``proof_budget(max_states)``; set ``sym`` when it holds,
+        else when to try again."""
+        nonlocal sym, prove_next
+        budget = min(most, max(calls // 4, _LEAST_BUDGET))
         try:
             if not graphs:
                 graphs.append(StateGraph(spec, cards, total, budget))
@@ -201,10 +208,10 @@ def _search(
             stats.symmetric = True
             prove_next = None
         elif graph.over_budget and budget < most:
-            # A proof that ran out of calls is tried again with ten times the calls
-            # once the search has remembered ten times more: its cost stays a share.
-            prove_next = 10 * max(prove_next or 0, 1)
-            budget = min(10 * budget, most)
+            # Tried again once the search has remembered twice as many dead states
+            # (and made more calls); the rows explored so far are kept, so all the
+            # tries together cost the calls of the last.
+            prove_next = 2 * prove_next if prove_next else PROVE_AT
         else:
             prove_next = None
 
@@ -295,6 +302,7 @@ def _search(
                 path.pop()
             continue
         k = head.k  # type: ignore[attr-defined]
+        calls += 1
         child = _spec_or_raise(k(cards[i]), k, "the continuation")
         next_counts = counts[:i] + (counts[i] - 1,) + counts[i + 1:] if finite else counts
         next_head, next_anys = settle(child, next_counts, anys)
