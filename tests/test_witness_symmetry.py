@@ -191,3 +191,22 @@ def test_a_war_proof_that_needs_the_symmetry() -> None:
     with pytest.raises(StateLimitExceeded):
         witness(spec, deck, lambda v: v is True, max_states=5_000, symmetric=False)
     assert chances(spec, deck).get(True, 0) == 0  # the exact evaluator agrees
+
+
+def test_the_numbers_quoted_in_how_it_works() -> None:
+    """docs/how-it-works.md: 10,241 dead states without the symmetry, 896 with it."""
+
+    def longest_run(state: tuple[int, Any, int, int], card: Any) -> Any:
+        left, last, run, best = state
+        run = run + 1 if card == last else 1
+        best = max(best, run)
+        return done(best) if left == 1 else (left - 1, card, run, best)
+
+    runs = loop((10, None, 0, 0), longest_run)
+    five_ranks = Cards({name: 3 for name in "AKQJT"})
+    counted = []
+    for symmetric in (False, True):
+        stats = _Stats()
+        assert _search(runs, five_ranks, lambda best: best > 3, 1_000_000, symmetric, PROVE_AT, stats) is None
+        counted.append(stats.dead)
+    assert counted == [10_241, 896]
