@@ -118,20 +118,23 @@ def witness(
     ``wanted=None`` accepts any value (the spec just must not fail).  None means a
     proof: no deal reaches such a value.  ``max_states`` bounds the remembered states.
 
-    Over a deck (:class:`~drawdsl.Cards`), once the search has remembered
-    :data:`PROVE_AT` dead states it tries to prove that the spec cannot see a renaming
-    of the cards (:func:`~drawdsl.reductions.prove_symmetry`, within
-    :func:`~drawdsl.reductions.proof_budget` of ``max_states`` calls of the spec); when
-    that holds, a dead state stands for every state that differs from it by a renaming
-    of the cards its spec does not hold, and of the cards with equal counts that a state
-    could draw and its spec does not hold, only the first is tried.  Only dead branches are
-    skipped, so the deal found is the same; ``symmetric=False`` turns this off.
+    Over a deck (:class:`~drawdsl.Cards`), once the search has remembered ``PROVE_AT``
+    (1,000) dead states, or half of ``max_states`` if that is fewer, it tries to prove
+    that the spec cannot see a renaming of the cards
+    (:func:`~drawdsl.reductions.prove_symmetry`), spending at most a quarter of the
+    calls of the spec made so far (never more than
+    :func:`~drawdsl.reductions.proof_budget` of ``max_states``), and tries again each
+    time the dead states double.  When it holds, a dead state stands for every state
+    that differs from it by a renaming of the cards its spec does not hold, and of the
+    cards with equal counts that a state could draw and its spec does not hold, only the
+    first is tried.  Only dead branches are skipped, so the deal found is the same;
+    ``symmetric=False`` turns this off (for testing).
 
     >>> from drawdsl import Cards, draw_where
     >>> witness(draw_where(lambda c: c == "x"), Cards("ab")) is None
     True
     """
-    return _search(spec, source, wanted, max_states, symmetric, PROVE_AT)
+    return _search(spec, source, wanted, max_states, symmetric, None)
 
 
 def _search(
@@ -140,11 +143,12 @@ def _search(
     wanted: Callable[[V], bool] | None,
     max_states: int,
     symmetric: bool,
-    prove_at: int,
+    prove_at: int | None,
     stats: _Stats | None = None,
 ) -> Witness[V] | None:
     """:func:`witness`, trying the symmetry proof once ``prove_at`` dead states are
-    remembered (0: before the search), and recording what it did in ``stats``."""
+    remembered (0: before the search; None: the default), and recording what it did
+    in ``stats``."""
     if not isinstance(spec, Spec):
         raise TypeError(f"witness: spec must be a Spec, got {spec!r} ({type(spec).__name__})")
     if wanted is not None and not callable(wanted):
@@ -153,6 +157,8 @@ def _search(
         raise TypeError(f"witness: symmetric must be True or False, got {symmetric!r}")
     accept = wanted if wanted is not None else _always
     max_states = _check_limit("max_states", max_states)
+    if prove_at is None:
+        prove_at = min(PROVE_AT, max(1, max_states // 2))
     stats = stats if stats is not None else _Stats()
     if isinstance(source, Cards):
         cards = source.distinct()

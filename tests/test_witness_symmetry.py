@@ -17,7 +17,7 @@ from test_symmetry import LongestRun, equality_loops, equality_specs
 
 from drawdsl import Cards, Spec, StateLimitExceeded, chances, coin, done, fail, loop, play, witness
 from drawdsl.reductions import prove_symmetry
-from drawdsl.witness import PROVE_AT, _search, _Stats
+from drawdsl.witness import _search, _Stats
 
 #: Small decks, some with many distinct cards (where renamings matter most).
 wide_decks = st.one_of(
@@ -145,7 +145,7 @@ def test_the_symmetry_makes_an_impossible_search_smaller() -> None:
     # The default search: the proof is tried once PROVE_AT dead states are remembered,
     # within a share of the calls made so far, and again as the search grows.
     stats = _Stats()
-    assert _search(spec, deck, wanted, 1_000_000, True, PROVE_AT, stats) is None
+    assert _search(spec, deck, wanted, 1_000_000, True, None, stats) is None
     assert plain is None and stats.symmetric and not plain_stats.symmetric
     # Measured: 8,429 states entered instead of 41,631.
     assert stats.entered * 4 < plain_stats.entered
@@ -186,7 +186,7 @@ def test_a_war_proof_that_needs_the_symmetry() -> None:
     spec = situation_spec(situation)
     deck = Cards({100 + rank: 4 for rank in range(2, 15)})
     stats = _Stats()
-    assert _search(spec, deck, lambda v: v is True, 5_000, True, 1_000, stats) is None
+    assert _search(spec, deck, lambda v: v is True, 5_000, True, None, stats) is None
     assert stats.symmetric and stats.dead <= 5_000
     with pytest.raises(StateLimitExceeded):
         witness(spec, deck, lambda v: v is True, max_states=5_000, symmetric=False)
@@ -207,6 +207,6 @@ def test_the_numbers_quoted_in_how_it_works() -> None:
     counted = []
     for symmetric in (False, True):
         stats = _Stats()
-        assert _search(runs, five_ranks, lambda best: best > 3, 1_000_000, symmetric, PROVE_AT, stats) is None
+        assert _search(runs, five_ranks, lambda best: best > 3, 1_000_000, symmetric, None, stats) is None
         counted.append(stats.dead)
     assert counted == [10_241, 896]
