@@ -340,8 +340,9 @@ def _diagnosis(live: int, heads: list[Any], lumped: int, distinct: int, symmetri
     if lumped < distinct and not symmetric:
         fix = (
             "if the question treats those kinds alike (it only asks whether two are equal), "
-            "draw from a deck of their names (deck.map(lambda card: f'r{card.rank}')) and keep "
-            "the drawn name in the state: the renaming sees cards, not numbers made from them "
+            "keep the card, or the one field read (card.rank), in the state as it is, or draw "
+            "from a deck of their names (deck.map(lambda card: f'r{card.rank}')) and keep the "
+            "drawn name: the renaming sees cards and fields, not numbers or text made from them "
             "(see explain()); or pass a larger max_states"
         )
     else:
@@ -469,8 +470,9 @@ def _evaluate_probed(
     log = log or _Log()
     plan = ProbePlan.of(deck) if probe and lump else None
     shown: frozenset[str] = frozenset()
+    names = True  # hand the one shown field as names (see probes.named) until a value holds one
     while plan is not None and len(shown) < len(plan.fields):
-        probed, watch = plan.deck(shown)
+        probed, watch = plan.deck(shown, names)
         if len(probed.distinct()) == len(deck.distinct()):
             break  # the shown fields tell every card apart: nothing to gain
         try:
@@ -490,6 +492,10 @@ def _evaluate_probed(
         else:
             if not watch.fields:
                 if any(holds_hidden(value) for value in result):
+                    if names and plan.names_for(shown):
+                        names = False  # a value holds a name: again with the plain field
+                        log.restarts += 1
+                        continue
                     break  # the spec finishes with a card: evaluate the real ones
                 log.shown = tuple(name for name in plan.fields if name in shown)
                 return result

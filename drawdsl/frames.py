@@ -40,7 +40,7 @@ from collections.abc import Generator
 from typing import Any
 
 from drawdsl.keys import strict_key
-from drawdsl.probes import Hidden, serial
+from drawdsl.probes import NAME_TYPES, Hidden, serial
 
 __all__ = ["FRAME_KEYS", "frame_key"]
 
@@ -77,7 +77,7 @@ class _Unfrozen(Exception):
 def _freeze(obj: Any, memo: dict[int, int], keep: list[Any]) -> Any:
     """A hashable key for ``obj``'s value and its sharing with objects seen before."""
     t = type(obj)
-    if t in _ATOMS:
+    if t in _ATOMS or t in NAME_TYPES:  # a name (a shown card field) is a value too
         return strict_key(obj)
     seen = memo.get(id(obj))
     if seen is not None:

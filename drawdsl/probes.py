@@ -29,7 +29,9 @@ The probe of a card of a named-tuple type ``T`` is an instance of a subclass of 
 reading fields through the watched accessors).  What cannot be watched: the exact type
 (``type(card) is T`` is False on a probe), ``id()`` and ``is`` (on a shoe two copies of
 a card are one object, two probes never are); a spec that tells cards apart that way
-must pass ``probe=False``.  Only decks of one named-tuple type are probed
+must pass ``probe=False``.  When the spec is shown one field only, its value comes as a
+*name* (:func:`named`), so that the renaming symmetry can see a rank kept in a state.
+Only decks of one named-tuple type are probed
 (:class:`~drawdsl.Card` and the user's own); other decks are drawn as they are.
 
 >>> from drawdsl import standard_deck
@@ -59,7 +61,7 @@ from typing import Any
 
 from drawdsl.cards import Cards
 
-__all__ = ["Hidden", "Seen", "Watch", "Token", "ProbePlan", "show", "holds_hidden"]
+__all__ = ["Hidden", "Seen", "Watch", "Token", "ProbePlan", "show", "holds_hidden", "NAME_TYPES", "is_name"]
 
 
 _ATOMS = (int, str, bool, float, bytes, complex, type(None))
@@ -237,19 +239,78 @@ def _probe_type(base: type) -> type:
     return probe
 
 
+class _IntName(int):
+    """A shown ``int`` field labelled with its class of cards (see :func:`named`)."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> Any:
+        return (int, (int(self),))  # a copy or a pickle is the plain value
+
+
+class _StrName(str):
+    """A shown ``str`` field labelled with its class of cards (see :func:`named`)."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> Any:
+        return (str, (str(self),))
+
+
+for _kind, _base in ((_IntName, int), (_StrName, str)):
+    _kind.__name__ = _kind.__qualname__ = _base.__name__  # messages name the value's type
+del _kind, _base
+
+#: The types of labelled field values (:func:`named`).
+NAME_TYPES: tuple[type, ...] = (_IntName, _StrName)
+_NAME_OF = {int: _IntName, str: _StrName}
+
+
+def named(value: Any) -> Any:
+    """``value`` (an ``int`` or a ``str``) as a *name*: equal to it, hashing like it, doing
+    everything it does (arithmetic and string methods give plain values), yet
+    recognisable by the renaming of :mod:`drawdsl.reductions`.
+
+    When the spec is shown one field only, every class of cards has its own value of
+    that field, and the spec is handed it as a name: a loop state that keeps
+    ``card.rank`` then holds a name the renaming can move, so the renaming symmetry
+    (War's abstract deck) can be tried on it.  Only tried: the proof checks what the
+    spec really does with the renamed states, so a name used as a number (``rank + 1``,
+    ``rank > 10``) makes it fail.  A copy or a pickle of a name is the plain value;
+    ``type(card.rank) is int`` is False on a name (as ``type(card) is T`` is on a probe).
+
+    >>> n = named(13)
+    >>> n == 13, hash(n) == hash(13), n + 1, type(n + 1) is int, is_name(n), is_name(13)
+    (True, True, 14, True, True, False)
+    >>> import copy
+    >>> type(copy.copy(n)) is int
+    True
+    """
+    return _NAME_OF[type(value)](value)
+
+
+def is_name(value: Any) -> bool:
+    """Whether ``value`` is a labelled field value (:func:`named`)."""
+    return type(value) in NAME_TYPES
+
+
 class Token:
     """A class of cards, as the evaluator holds it in its deck (compared by identity,
-    never shown to a spec: :func:`show` makes a fresh probe card of it at every draw)."""
+    never shown to a spec: :func:`show` makes a fresh probe card of it at every draw).
+    ``name`` is its shown field's value as a :func:`named` value, when the spec is
+    shown that field only (else None)."""
 
-    __slots__ = ("values", "hidden", "make", "watch", "members")
+    __slots__ = ("values", "hidden", "make", "watch", "members", "name")
 
     def __init__(self, values: tuple[Any, ...], hidden: tuple[tuple[int, str], ...],
-                 make: Callable[[Iterable[Any]], Any], watch: Watch, members: tuple[Any, ...]) -> None:
+                 make: Callable[[Iterable[Any]], Any], watch: Watch, members: tuple[Any, ...],
+                 name: Any = None) -> None:
         self.values = values
         self.hidden = hidden
         self.make = make
         self.watch = watch
         self.members = members
+        self.name = name
 
     def show(self) -> Any:
         """A fresh probe card: the shown fields' values, a new placeholder in every hidden one."""
@@ -302,9 +363,11 @@ class ProbePlan:
             return None
         return cls(deck, base)
 
-    def deck(self, shown: frozenset[str]) -> tuple[Cards[Any], Watch]:
+    def deck(self, shown: frozenset[str], names: bool = True) -> tuple[Cards[Any], Watch]:
         """The deck of classes of cards that agree on the ``shown`` fields, and the
-        watch its probes report to."""
+        watch its probes report to.  With ``names``, when one field is shown and its
+        values are all ints or all strs, each class hands the spec its value as a
+        :func:`named` value (see :meth:`names_for`)."""
         watch = Watch()
         shown_at = [i for i, name in enumerate(self.fields) if name in shown]
         hidden = tuple((i, name) for i, name in enumerate(self.fields) if name not in shown)
@@ -314,16 +377,39 @@ class ProbePlan:
         make = self.probe._make  # type: ignore[attr-defined]
         count = self.source.count
         counts: dict[Any, int] = {}
+        at = shown_at[0] if names and self.names_for(shown) else -1
         for members in groups.values():
-            token = Token(tuple(members[0]), hidden, make, watch, tuple(members))
+            values = tuple(members[0])
+            name = None
+            if at >= 0:
+                name = named(values[at])
+                values = values[:at] + (name,) + values[at + 1:]
+            token = Token(values, hidden, make, watch, tuple(members), name)
             counts[token] = sum(count(card) for card in members)
         return Cards._trusted(counts), watch
 
+    def names_for(self, shown: frozenset[str]) -> bool:
+        """Whether the classes for ``shown`` get names: one field shown, whose values are
+        all exactly ``int`` or all exactly ``str`` (so distinct values are unequal, and
+        each class has its own).
+
+        >>> from drawdsl import standard_deck
+        >>> plan = ProbePlan.of(standard_deck())
+        >>> plan.names_for(frozenset({"rank"})), plan.names_for(frozenset({"rank", "suit"}))
+        (True, False)
+        """
+        if len(shown) != 1:
+            return False
+        i = self.fields.index(next(iter(shown)))
+        kinds = {type(card[i]) for card in self.source.distinct()}
+        return kinds == {int} or kinds == {str}
+
 
 def holds_hidden(value: Any, budget: int = 100_000) -> bool:
-    """Whether ``value`` holds a placeholder anywhere it can reach (through containers,
-    object attributes, closures), or is too big to tell within ``budget`` objects
-    (then True: the caller goes back to the real cards).
+    """Whether ``value`` holds a placeholder, a probe card or a name (:func:`named`)
+    anywhere it can reach (through containers, object attributes, closures), or is too
+    big to tell within ``budget`` objects (then True: the caller evaluates again without
+    them).
 
     >>> holds_hidden((1, ("a", [2.0])))
     False
@@ -334,8 +420,8 @@ def holds_hidden(value: Any, budget: int = 100_000) -> bool:
     stack = [value]
     while stack:
         x = stack.pop()
-        if type(x) is Hidden or isinstance(x, _Probe):
-            return True  # a placeholder, or a card of the probe type (made with type(card)(...))
+        if type(x) is Hidden or isinstance(x, _Probe) or type(x) in NAME_TYPES:
+            return True  # a placeholder, a card of the probe type (made with type(card)(...)), a name
         if id(x) in seen:
             continue
         seen.add(id(x))

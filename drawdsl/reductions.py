@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from drawdsl.keys import strict_key
-from drawdsl.probes import show
+from drawdsl.probes import NAME_TYPES, Token, _Probe, show
 from drawdsl.spec import (
     Spec,
     _Any,
@@ -90,24 +90,33 @@ class _CannotRename(Exception):
 class CardIndex:
     """The cards of a deck by strict key: which values in a state *are* cards.
 
+    A class of probe cards (:class:`~drawdsl.probes.Token`) with a name (the one
+    field the spec is shown, see :func:`~drawdsl.probes.named`) is also found by its
+    name, inside probe cards too, and renamed to the other class's name: so a state
+    that keeps ``card.rank`` can be renamed.
+
     >>> index = CardIndex(("a", 1))
     >>> sorted(index.support(("a", (True, 1))))
     [0, 1]
     """
 
-    __slots__ = ("cards", "index", "containers")
+    __slots__ = ("cards", "index", "containers", "names", "named")
 
     def __init__(self, cards: Sequence[Any]) -> None:
         self.cards = tuple(cards)
         self.index = {strict_key(card): i for i, card in enumerate(self.cards)}
         # Whether a tuple or frozenset can itself be a card (else they are only walked).
         self.containers = any(type(card) in (tuple, frozenset) for card in self.cards)
+        #: Each card's name (None: it has none), and the cards by their names' keys.
+        self.names = tuple(card.name if type(card) is Token else None for card in self.cards)
+        self.named = {strict_key(name): i for i, name in enumerate(self.names) if name is not None}
 
     def support(self, value: Any) -> set[int]:
         """Indices of the cards found in ``value`` (through tuples and frozensets)."""
         found: set[int] = set()
         stack = [value]
         index = self.index
+        named = self.named
         containers = self.containers
         while stack:
             x = stack.pop()
@@ -120,6 +129,15 @@ class CardIndex:
                         continue
                 stack.extend(x)
                 continue
+            if named:
+                if t in NAME_TYPES:
+                    i = named.get(strict_key(x))
+                    if i is not None:
+                        found.add(i)
+                    continue
+                if issubclass(t, _Probe):
+                    stack.extend(tuple.__iter__(x))
+                    continue
             try:
                 i = index.get(strict_key(x))
             except TypeError:
@@ -131,6 +149,17 @@ class CardIndex:
     def rename(self, value: Any, perm: Sequence[int]) -> Any:
         """``value`` with every card ``i`` it holds replaced by card ``perm[i]``."""
         t = type(value)
+        if self.named:
+            if t in NAME_TYPES:
+                i = self.named.get(strict_key(value))
+                if i is None:
+                    return value
+                name = self.names[perm[i]]
+                if name is None:
+                    raise _CannotRename(value)
+                return name
+            if issubclass(t, _Probe):
+                return t._make([self.rename(x, perm) for x in tuple.__iter__(value)])  # type: ignore[attr-defined]
         if self.containers or (t is not tuple and t is not frozenset):
             try:
                 i = self.index.get(strict_key(value))
