@@ -663,7 +663,9 @@ def _evaluate_reduced(
             graphs.append(StateGraph(spec, cards, n, budget))
         graph = graphs[0]
         graph.budget, graph.over_budget = budget, False
-        proven = prove_lumping(spec, cards, classes, n, graph=graph) if lump else singles
+        # Classes of single cards have nothing to prove (and their checks nothing to check).
+        proven = prove_lumping(spec, cards, classes, n, graph=graph) if lump and len(classes) < len(cards) \
+            else singles
         if proven is None:
             log.proof = "lumping not proven: the state graph is too big to explore or the spec raised"
             if symmetric:
@@ -678,6 +680,23 @@ def _evaluate_reduced(
                 sym, log.proof = proof.proven, proof.reason
         return graph
 
+    def escalated() -> tuple[int | None, bool]:
+        """Try the proofs past the threshold: restart (:class:`_Escalate`) when they change
+        the reductions, else go on with the next threshold and whether to keep checking."""
+        nonlocal threshold, budget, escalate
+        before = {frozenset(part) for part in classes}
+        # A proof that ran out of calls is tried again, with ten times the calls,
+        # once the frontier has grown tenfold: its cost stays a share of the work.
+        # Not when the next depths alone would need more calls than that.
+        graph = prove()
+        grows = budget < most
+        threshold *= 10
+        budget = min(budget * 10, most)
+        escalate = graph.over_budget and grows and graph.worth_more(budget) and not sym
+        if sym or {frozenset(part) for part in classes} != before:
+            raise _Escalate
+        return (threshold if escalate else None), checked
+
     if escalate and threshold == 0:
         escalate = False
         prove()
@@ -690,7 +709,7 @@ def _evaluate_reduced(
             return _evaluate_deck(
                 spec, lumped, max_states, max_draws, sym, report,
                 members if checked else None, threshold if escalate else None, log.trace,
-                distinct or len(cards),
+                distinct or len(cards), escalated,
             )
         except _Split as split:
             position = {card: i for i, card in enumerate(cards)}
@@ -699,14 +718,7 @@ def _evaluate_reduced(
             parts = [[position[c] for c in group] for group in split.groups]
             classes = sorted(rest + parts)
         except _Escalate:
-            # A proof that ran out of calls is tried again, with ten times the calls,
-            # once the frontier has grown tenfold: its cost stays a share of the work.
-            # Not when the next depths alone would need more calls than that.
-            graph = prove()
-            grows = budget < most
-            threshold *= 10
-            budget = min(budget * 10, most)
-            escalate = graph.over_budget and grows and graph.worth_more(budget) and not sym
+            pass  # escalated() proved new reductions
         log.restarts += 1
 
 
@@ -830,6 +842,7 @@ def _evaluate_deck(
     escalate_at: int | None = None,
     trace: list[tuple[int, int, int]] | None = None,
     distinct: int | None = None,
+    on_escalate: Callable[[], tuple[int | None, bool]] | None = None,
 ) -> Distribution[Any]:
     """Depth-by-depth evaluation over a finite deck, merging equal states.
 
@@ -848,7 +861,11 @@ def _evaluate_deck(
     ``members[i]``, when given, lists the cards that card ``i`` stands for (a lumped
     class): every transition checks that they all lead where card ``i`` leads, and
     raises :class:`_Split` when they do not.  Past ``escalate_at`` live states at one
-    depth, :class:`_Escalate` asks the caller to try to prove the reductions.
+    depth, ``on_escalate()`` tries to prove the reductions: it raises :class:`_Escalate`
+    when they changed (the evaluation starts again), else says the next threshold
+    (None: no more tries) and whether the classes still need checking, and the
+    evaluation goes on where it was (without ``on_escalate``, :class:`_Escalate` is
+    raised at once).
     ``trace`` collects ``(draw, live states, distinct specs)`` per draw; ``distinct``
     is the number of distinct cards before lumping (for error messages).
     """
@@ -937,9 +954,18 @@ def _evaluate_deck(
 
     limit = max_states if escalate_at is None else min(max_states, escalate_at)
 
-    def over(live: int, depth: int) -> NoReturn:
-        if escalate_at is not None:
-            raise _Escalate
+    def over(live: int, depth: int) -> int:
+        """Past the limit: try the proofs (and go on under the new limit it returns), or stop."""
+        nonlocal escalate_at, members
+        while escalate_at is not None:
+            if on_escalate is None:
+                raise _Escalate
+            escalate_at, checks = on_escalate()  # raises _Escalate when the reductions changed
+            if not checks:
+                members = None
+            limit = max_states if escalate_at is None else min(max_states, escalate_at)
+            if live <= limit:
+                return limit
         why = _diagnosis(live, new_heads, size, distinct or size, symmetric)
         _too_many(live, depth, max_states, why)
 
@@ -1015,7 +1041,7 @@ def _evaluate_deck(
                                     if old is None:
                                         live += 1
                                         if live > limit:
-                                            over(live, depth)
+                                            limit = over(live, depth)
                                         into[c] = weight * count * (after - j)
                                     else:
                                         into[c] = old + weight * count * (after - j)
@@ -1053,7 +1079,7 @@ def _evaluate_deck(
                         if old is None:
                             live += 1
                             if live > limit:
-                                over(live, depth)
+                                limit = over(live, depth)
                             into[c] = weight * multiplier
                         else:
                             into[c] = old + weight * multiplier

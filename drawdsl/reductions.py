@@ -487,7 +487,30 @@ def prove_symmetry(
     todo = deque([graph.start])
     seen = {graph.start}
     rows: dict[Node, list[Any]] = {}
+    # Checks waiting for the row of the image they compare with: image -> [(node, g)].
+    waiting: dict[Node, list[tuple[Node, int]]] = {}
+
+    def check(node: Node, g: int) -> SymmetryProof | None:
+        """Equivariance at ``node`` for generator ``g`` (both rows known): None when it holds."""
+        perm = gens[g]
+        image_row = rows[renamed(node, g)]  # type: ignore[index]
+        for y, entry in enumerate(rows[node]):
+            want = renamed(entry, g) if len(entry) == 3 else entry
+            if image_row[perm[y]] != want:
+                card, other = index.cards[y], index.cards[perm[y]]
+                what = (
+                    f"drawing {other!r} instead of {card!r} does"
+                    if perm[y] != y
+                    else f"after a renaming of other cards, drawing {card!r} does"
+                )
+                return SymmetryProof(
+                    False, f"{what} more than rename the cards (the spec tells them apart)", len(rows)
+                )
+        return None
+
     try:
+        # Breadth first over every node and its images; each check is made as soon as
+        # the two rows it compares are known, so a spec that sees renamings fails early.
         while todo:
             node = todo.popleft()
             full = graph.row(node)
@@ -495,31 +518,26 @@ def prove_symmetry(
                 return SymmetryProof(False, "the spec finishes with a value that holds a card", len(rows))
             row = rows[node] = [full[i] for i in positions]
             nexts = [entry for entry in row if len(entry) == 3]
+            ready: list[tuple[Node, int]] = waiting.pop(node, [])
             for g in range(len(gens)):
                 image = renamed(node, g)
                 if image is None:
                     return SymmetryProof(False, "a renamed state is not a draw", len(rows))
                 nexts.append(image)
+                if image in rows:
+                    ready.append((node, g))
+                else:
+                    waiting.setdefault(image, []).append((node, g))
+            for u, g in ready:
+                failed = check(u, g)
+                if failed is not None:
+                    return failed
             for entry in nexts:
                 if entry not in seen:
                     seen.add(entry)
                     todo.append(entry)
-        # Every node and its images are explored: check equivariance everywhere.
-        for node, row in rows.items():
-            for g, perm in enumerate(gens):
-                image_row = rows[renamed(node, g)]  # type: ignore[index]
-                for y, entry in enumerate(row):
-                    want = renamed(entry, g) if len(entry) == 3 else entry
-                    if image_row[perm[y]] != want:
-                        card, other = index.cards[y], index.cards[perm[y]]
-                        what = (
-                            f"drawing {other!r} instead of {card!r} does"
-                            if perm[y] != y
-                            else f"after a renaming of other cards, drawing {card!r} does"
-                        )
-                        return SymmetryProof(
-                            False, f"{what} more than rename the cards (the spec tells them apart)", len(rows)
-                        )
+        # Every node and its images are explored, and every check made.
+        assert not waiting, "every image is explored"
     except _OverBudget:
         return SymmetryProof(
             False, f"its state graph is larger than the proof's budget ({graph.budget:,} calls)", len(rows)
