@@ -342,12 +342,14 @@ class StateGraph:
         #: Whether a proof stopped at the budget (a larger budget may still prove it).
         self.over_budget = False
         self.rows: dict[Node, list[Any]] = {}
+        #: One object per node (so that rows, caches and checks compare nodes by identity).
+        self.nodes: dict[Node, Node] = {}
         #: Rows explored per depth (the proofs explore breadth first).
         self.per_depth: dict[int, int] = {}
         #: A finished value holds a card (so no renaming of those cards is invisible).
         self.card_outcome = False
         first, anys = normal(spec, size)
-        self.start: Node | None = (first, anys, 0) if type(first) is _Draw else None
+        self.start: Node | None = self.node((first, anys, 0)) if type(first) is _Draw else None
         if type(first) is _Done and self.index.support(first.value):  # type: ignore[attr-defined]
             self.card_outcome = True
 
@@ -372,6 +374,10 @@ class StateGraph:
         ahead = last * (growth + growth * growth) - self.per_depth[deepest]
         return self.calls + ahead * len(self.index.cards) <= budget
 
+    def node(self, node: Node) -> Node:
+        """The one object standing for ``node`` (equal nodes are then the same object)."""
+        return self.nodes.setdefault(node, node)
+
     def row(self, node: Node) -> list[Any]:
         """What each card leads to from ``node`` (computed once)."""
         found = self.rows.get(node)
@@ -391,7 +397,7 @@ class StateGraph:
             child, extra = normal(_spec_or_raise(k(show(card)), k, "the continuation"), avail)
             tc = type(child)
             if tc is _Draw:
-                row.append((child, anys + extra, depth + 1))
+                row.append(self.node((child, anys + extra, depth + 1)))
             elif tc is _Done:
                 value = child.value  # type: ignore[attr-defined]
                 if not self.card_outcome and self.index.support(value):
@@ -480,7 +486,7 @@ def prove_symmetry(
             return found  # type: ignore[return-value]
         head, anys, depth = node
         new, extra = normal(rename_spec(head, index, gens[g]), size - depth - anys)
-        image = None if type(new) is not _Draw or extra else (new, anys, depth)
+        image = None if type(new) is not _Draw or extra else graph.node((new, anys, depth))
         images[node, g] = image
         return image
 
