@@ -200,8 +200,15 @@ class _Done(Spec[T]):
 
     def __init__(self, value: T) -> None:
         self.value = value
-        self._key = _key_or_none(value)
-        self._hash = hash(self._key) if self._key is not None else id(self)
+        # The strict key, made on demand: most finished values (the card of draw()
+        # inside a bind) are handed on at once and never compared.
+        self._hash: int | None = None
+
+    def _keyed(self) -> Any:
+        if self._hash is None:
+            self._key = _key_or_none(self.value)
+            self._hash = hash(self._key) if self._key is not None else id(self)
+        return self._key
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_Done, (self.value,))  # the strict key is made again (it holds types)
@@ -209,15 +216,14 @@ class _Done(Spec[T]):
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
-        return (
-            type(other) is _Done
-            and self._key is not None
-            and self._hash == other._hash
-            and self._key == other._key
-        )
+        if type(other) is not _Done:
+            return False
+        key = self._keyed()
+        return key is not None and self._hash == hash(other) and key == other._key
 
     def __hash__(self) -> int:
-        return self._hash
+        self._keyed()
+        return self._hash  # type: ignore[return-value]
 
     def __repr__(self) -> str:
         return f"done({self.value!r})"
