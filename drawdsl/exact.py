@@ -15,8 +15,9 @@ How it works (see docs/how-it-works.md):
 * Over a deck, the frontier is grouped by spec: what a card does to a spec (the
   continuation, its normal form, where the child goes) is worked out once per
   draw, spec and card, and the inner loop only builds decks and adds integers.
-  In symmetric mode decks are sorted representatives and every class of free cards
-  is read as the same card (see :func:`_class_moves`).
+  In symmetric mode every class of free cards is read as the same card, and decks
+  are kept as shapes, counts of counts (:mod:`drawdsl.shapes`), or, for a spec that
+  holds cards it never drew, as sorted representatives (see :func:`_class_moves`).
 
 >>> from drawdsl import Cards, chances, draw_count
 >>> chances(draw_count(lambda c: c == "A", 2), Cards({"A": 4, "x": 48}))
@@ -40,6 +41,8 @@ from drawdsl.distribution import Distribution
 from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, StateLimitExceeded, add_note
 from drawdsl.frames import FRAME_KEYS
 from drawdsl.keys import strict_key
+from drawdsl.outcomes import Outcomes as _Outcomes
+from drawdsl.outcomes import record as _record
 from drawdsl.probes import ProbePlan, Seen, holds_hidden, show
 from drawdsl.reductions import (
     PROOF_BUDGET,
@@ -51,6 +54,7 @@ from drawdsl.reductions import (
     prove_lumping,
     prove_symmetry,
 )
+from drawdsl.shapes import Unshaped, evaluate_shapes
 from drawdsl.sources import Weighted
 from drawdsl.spec import STEP_TYPES, Spec, _Any, _Done, _Draw, _LoopK, _spec_or_raise, reads_rest, whnf
 
@@ -72,52 +76,6 @@ def _check_limit(name: str, value: object) -> int:
     if value <= 0:
         raise InvalidArgument(f"{name} must be a positive int, got {value}")
     return value
-
-
-class _Outcomes:
-    """Integer numerators of finished paths, per depth."""
-
-    __slots__ = ("ends", "fails")
-
-    def __init__(self) -> None:
-        self.ends: list[dict[Any, int]] = []
-        self.fails: list[int] = []
-
-    def at(self, depth: int) -> tuple[dict[Any, int], list[int]]:
-        while len(self.ends) <= depth:
-            self.ends.append({})
-            self.fails.append(0)
-        return self.ends[depth], self.fails
-
-    def distribution(self, denominator_at: list[int]) -> Distribution[Any]:
-        """Put every depth over the deepest depth's denominator: one division per outcome."""
-        top = len(self.ends) - 1
-        big = denominator_at[top]
-        scale = [big // denominator_at[d] for d in range(top + 1)]
-        totals: dict[Any, int] = {}
-        for d, end in enumerate(self.ends):
-            s = scale[d]
-            for value, num in end.items():
-                totals[value] = totals.get(value, 0) + num * s
-        failed = sum(num * scale[d] for d, num in enumerate(self.fails))
-        if sum(totals.values()) + failed != big:  # pragma: no cover - an evaluator bug
-            raise AssertionError("internal error: exact probabilities do not sum to 1")
-        draws = sum(
-            d * scale[d] * (sum(end.values()) + self.fails[d]) for d, end in enumerate(self.ends)
-        )
-        probs = {v: Fraction(num, big) for v, num in totals.items() if num}
-        return Distribution._trusted(probs, Fraction(failed, big), Fraction(draws, big))
-
-
-def _record(value: Any, weight: int, end: dict[Any, int]) -> None:
-    try:
-        end[value] = end.get(value, 0) + weight
-    except TypeError:
-        raise TypeError(
-            f"the spec finished with {value!r} ({type(value).__name__}), which is not "
-            "hashable; finish with a hashable value (a tuple instead of a list, a "
-            "frozenset instead of a set)"
-        ) from None
 
 
 def chances(
@@ -697,6 +655,10 @@ def _evaluate_reduced(
             raise _Escalate
         return (threshold if escalate else None), checked
 
+    def too_many(live: int, depth: int, heads: list[Any]) -> NoReturn:
+        _too_many(live, depth, max_states, _diagnosis(live, heads, len(cards), distinct or len(cards), True))
+
+    shaped = True  # symmetric decks as shapes (drawdsl.shapes) until a spec has none
     if escalate and threshold == 0:
         escalate = False
         prove()
@@ -706,6 +668,10 @@ def _evaluate_reduced(
         log.symmetric = sym
         log.trace = []
         try:
+            if sym and shaped:
+                return evaluate_shapes(
+                    spec, lumped, max_states, max_draws, report, log.trace, too_many, _annotate
+                )
             return _evaluate_deck(
                 spec, lumped, max_states, max_draws, sym, report,
                 members if checked else None, threshold if escalate else None, log.trace,
@@ -719,6 +685,8 @@ def _evaluate_reduced(
             classes = sorted(rest + parts)
         except _Escalate:
             pass  # escalated() proved new reductions
+        except Unshaped:
+            shaped = False  # a spec holding a card it neither held nor drew: per-card counts
         log.restarts += 1
 
 

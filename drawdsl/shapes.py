@@ -1,0 +1,299 @@
+"""Symmetric evaluation over *shapes*: decks kept as counts of counts.
+
+Once :func:`~drawdsl.reductions.prove_symmetry` has shown that a spec cannot see
+renamings of the cards, a deck matters only up to a renaming of the cards the spec
+does not hold.  :mod:`drawdsl.exact` keeps such a deck as a sorted tuple of one count
+per card; here it is its *shape*: the counts of the cards the spec holds (its
+*pinned* cards, in the order of their indices), then how many of the other (*free*)
+cards have 1, 2, ..., ``top`` copies left.  On War's 52 ranks of 4 that is a tuple of
+about 5 numbers instead of 52, built without sorting.
+
+A free class (the free cards with ``k`` copies left) is drawn once, weighted by
+``k`` times its size, and always as the same card: the first free card (the lowest
+index the spec does not hold), which the proven symmetry allows (any other card of
+the class leads to the renamed future).  So a spec is asked once per draw, spec and
+card, as in :mod:`drawdsl.exact`.
+
+Proven symmetry also means a spec can only come to hold cards it held or just drew.
+When a spec does hold another card (a state keeping a set of cards it never drew, all
+alike), the shape cannot say which card that is: :class:`Unshaped` is raised and the
+caller evaluates with per-card counts instead.
+
+>>> from drawdsl import Cards, done, fail, loop
+>>> def no_pair(last, card):
+...     return fail() if card == last else (done(True) if last is not None else card)
+>>> evaluate_shapes(loop(None, no_pair), Cards("aabbcc"), 100, 6)
+Distribution({True: 4/5}, failure=1/5)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from drawdsl.cards import Cards
+from drawdsl.distribution import Distribution
+from drawdsl.errors import StateLimitExceeded
+from drawdsl.outcomes import Outcomes, record
+from drawdsl.probes import show
+from drawdsl.reductions import CardIndex, head_support, normal
+from drawdsl.spec import Spec, _Done, _Draw, _spec_or_raise, reads_rest
+
+__all__ = ["Unshaped", "evaluate_shapes"]
+
+
+class Unshaped(Exception):
+    """A spec came to hold a card it neither held nor drew: its decks have no shape."""
+
+
+class _Head:
+    """A draw at the head of some states, with its pinned cards and its first free card."""
+
+    __slots__ = ("draw", "pins", "where", "first_free")
+
+    def __init__(self, draw: _Draw[Any], pins: tuple[int, ...], size: int) -> None:
+        self.draw = draw
+        self.pins = pins
+        #: Card index -> its position in the shape.
+        self.where = {card: i for i, card in enumerate(pins)}
+        held = set(pins)
+        self.first_free = next((i for i in range(size) if i not in held), -1)
+
+
+# What a draw does to the shapes of a spec's states (the same for every state of it):
+# the path ends (_DONE with the value, _FAILS, _REST: it reads ``how`` more cards and
+# fails), or goes on into ``group`` with a child shape made by a _build function.
+_DONE, _FAILS, _REST, _ON = 0, 1, 2, 3
+
+
+Build = Callable[[tuple[int, ...], int], tuple[int, ...]]
+
+
+def _build(released: tuple[int, ...], drawn: int, insert_at: int, p: int) -> Build:
+    """How a child's shape is made from its parent's (``p`` pinned cards), as a function
+    of the parent's shape and ``k``, the count of the free class drawn (0: a pinned
+    card was drawn, at parent position ``drawn``; else ``drawn`` is -1).
+
+    The child pins the parent's pinned cards but the ``released`` ones (parent
+    positions; they join the free classes of their counts), plus the free card just
+    drawn when ``insert_at >= 0`` (its child position).  Both keep their pinned cards in
+    index order, so the cards kept stay in order.  The common cases get their own
+    function (this is the inner loop).
+
+    >>> _build((), -1, 0, 1)((2, 0, 3), 2)  # a free card with 2 left drawn and pinned
+    (1, 2, 0, 2)
+    >>> _build((0,), -1, -1, 1)((2, 0, 3), 2)  # a free card drawn, the pinned one let go
+    (1, 3)
+    """
+    keep = insert_at >= 0
+    if not released and not keep:
+        if drawn >= 0:
+            def pinned_drawn(shape: tuple[int, ...], k: int) -> tuple[int, ...]:
+                return shape[:drawn] + (shape[drawn] - 1,) + shape[drawn + 1:]
+            return pinned_drawn
+
+        def free_drawn(shape: tuple[int, ...], k: int) -> tuple[int, ...]:
+            at = p + k - 1  # the free class loses a card, the class below gains one
+            if k > 1:
+                return shape[:at - 1] + (shape[at - 1] + 1, shape[at] - 1) + shape[at + 1:]
+            return shape[:at] + (shape[at] - 1,) + shape[at + 1:]
+        return free_drawn
+    if not released and drawn < 0:
+        def free_kept(shape: tuple[int, ...], k: int) -> tuple[int, ...]:
+            at = p + k - 1
+            return shape[:insert_at] + (k - 1,) + shape[insert_at:at] + (shape[at] - 1,) + shape[at + 1:]
+        return free_kept
+    if len(released) == 1 and drawn < 0 and not keep:
+        r = released[0]
+
+        def free_drawn_one_let_go(shape: tuple[int, ...], k: int) -> tuple[int, ...]:
+            s = list(shape)
+            at = p + k - 1
+            s[at] -= 1
+            if k > 1:
+                s[at - 1] += 1
+            count = s[r]
+            if count:
+                s[p + count - 1] += 1
+            del s[r]
+            return tuple(s)
+        return free_drawn_one_let_go
+    descending = sorted(released, reverse=True)
+
+    def general(shape: tuple[int, ...], k: int) -> tuple[int, ...]:
+        s = list(shape)
+        if drawn >= 0:
+            s[drawn] -= 1
+        else:
+            s[p + k - 1] -= 1
+            if k > 1 and not keep:
+                s[p + k - 2] += 1
+        for r in released:
+            count = s[r]
+            if count:
+                s[p + count - 1] += 1
+        for r in descending:
+            del s[r]
+        if keep:
+            s.insert(insert_at, k - 1)
+        return tuple(s)
+    return general
+
+
+def evaluate_shapes(
+    spec: Spec[Any],
+    deck: Cards[Any],
+    max_states: int,
+    max_draws: int,
+    report: Callable[[int, int], None] | None = None,
+    trace: list[tuple[int, int, int]] | None = None,
+    too_many: Callable[[int, int, list[Any]], NoReturn] | None = None,
+    annotate: Callable[[Exception, int, Any], None] | None = None,
+) -> Distribution[Any]:
+    """Depth-by-depth evaluation over shapes, for a spec proven blind to renamings.
+
+    The frontier maps ``(head id, pending discards) -> {shape: numerator}``, as in
+    :mod:`drawdsl.exact`; ``too_many(live, depth, heads)`` raises when the live states
+    pass ``max_states``, ``annotate(err, depth, card)`` notes where an error came
+    from.  Raises :class:`Unshaped` when a spec holds a card it neither held nor drew.
+    """
+    cards = deck.distinct()
+    size = len(cards)
+    index = CardIndex(cards)
+    n = len(deck)
+    top = max(deck.count(card) for card in cards)
+    outcomes = Outcomes()
+    heads: list[_Head] = []
+    head_ids: dict[_Draw[Any], int] = {}
+    Group = dict[tuple[int, ...], int]
+
+    def intern(head: _Draw[Any], into_heads: list[_Head], into_ids: dict[_Draw[Any], int]) -> int:
+        hid = into_ids.get(head)
+        if hid is None:
+            hid = into_ids[head] = len(into_heads)
+            into_heads.append(_Head(head, tuple(sorted(head_support(head, index))), size))
+        return hid
+
+    current: list[Any] = [None]
+
+    def transition(
+        parent: _Head, anys: int, drawn: int, avail: int,
+        new: dict[tuple[int, int], Group], new_heads: list[_Head], new_ids: dict[_Draw[Any], int],
+    ) -> tuple[int, Any, Any]:
+        """What drawing card ``drawn`` does to ``parent``'s states: (rule, group, extra)."""
+        k = parent.draw.k
+        current[0] = cards[drawn]
+        child, extra = normal(_spec_or_raise(k(show(cards[drawn])), k, "the continuation"), avail)
+        t = type(child)
+        if t is _Draw:
+            if reads_rest(child):
+                return _REST, None, avail - extra
+            cid = intern(child, new_heads, new_ids)  # type: ignore[arg-type]
+            head = new_heads[cid]
+            free_draw = drawn not in parent.where
+            for card in head.pins:
+                if card not in parent.where and card != drawn:
+                    raise Unshaped(card)
+            released = tuple(i for card, i in parent.where.items() if card not in head.where)
+            kept = free_draw and drawn in head.where
+            build = _build(released, -1 if free_draw else parent.where[drawn],
+                           head.where[drawn] if kept else -1, len(parent.pins))
+            group = new.get((cid, anys + extra))
+            if group is None:
+                group = new[cid, anys + extra] = {}
+            return _ON, group, build
+        if t is _Done:
+            return _DONE, None, child.value  # type: ignore[attr-defined]
+        return _FAILS, None, None
+
+    depth = 0
+    frontier: dict[tuple[int, int], Group] = {}
+    try:
+        end, fails = outcomes.at(0)
+        first, anys = normal(spec, n)
+        if type(first) is _Draw:
+            hid = intern(first, heads, head_ids)  # type: ignore[arg-type]
+            head = heads[hid]
+            free = [0] * top
+            for i, card in enumerate(cards):
+                if i not in head.where and deck.count(card):
+                    free[deck.count(card) - 1] += 1
+            frontier[hid, anys] = {(*(deck.count(cards[i]) for i in head.pins), *free): 1}
+        elif type(first) is _Done:
+            record(first.value, 1, end)  # type: ignore[attr-defined]
+        else:
+            fails[0] += 1
+        while frontier:
+            if depth >= max_draws:
+                raise StateLimitExceeded(
+                    f"the spec is still drawing after max_draws={max_draws} draws "
+                    f"({sum(map(len, frontier.values()))} live states); pass a larger max_draws, or "
+                    "make sure the process ends"
+                )
+            depth += 1
+            end, fails = outcomes.at(depth)
+            left = n - depth
+            new: dict[tuple[int, int], Group] = {}
+            new_heads: list[_Head] = []
+            new_ids: dict[_Draw[Any], int] = {}
+            live = 0
+            failed = 0
+            for (hid, anys), states in frontier.items():
+                parent = heads[hid]
+                p = len(parent.pins)
+                pins = parent.pins
+                row: dict[int, tuple[int, Any, Any]] = {}
+                for shape, weight in states.items():
+                    for i in range(p + top):
+                        count = shape[i]
+                        if not count:
+                            continue
+                        if i < p:
+                            drawn, k, multiplier = pins[i], 0, count
+                        else:
+                            drawn, k = parent.first_free, i - p + 1
+                            multiplier = count * k
+                        move = row.get(drawn)
+                        if move is None:
+                            move = row[drawn] = transition(
+                                parent, anys, drawn, left - anys, new, new_heads, new_ids
+                            )
+                        rule, into, how = move
+                        if rule == _ON:
+                            child = how(shape, k)
+                            old = into.get(child)
+                            if old is None:
+                                live += 1
+                                if live > max_states:
+                                    if too_many is None:
+                                        raise StateLimitExceeded(
+                                            f"exact evaluation reached {live} live states at draw {depth}, "
+                                            f"over max_states={max_states}"
+                                        )
+                                    too_many(live, depth, new_heads)
+                                into[child] = weight * multiplier
+                            else:
+                                into[child] = old + weight * multiplier
+                        elif rule == _DONE:
+                            record(how, weight * multiplier, end)
+                        elif rule == _FAILS:
+                            failed += weight * multiplier
+                        else:  # _REST: it fails after reading `how` more cards
+                            deeper = depth + how
+                            outcomes.at(deeper)[1][deeper] += weight * multiplier * math.perm(left, how)
+            fails[depth] += failed
+            if report is not None:
+                report(depth, live)
+            if trace is not None:
+                trace.append((depth, live, len(new_heads)))
+            frontier = new
+            heads = new_heads
+    except (StateLimitExceeded, Unshaped):
+        raise
+    except Exception as err:
+        if annotate is not None:
+            annotate(err, depth, current[0])
+        raise
+    outcomes.at(depth)
+    return outcomes.distribution([math.perm(n, d) for d in range(len(outcomes.ends))])
