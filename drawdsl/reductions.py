@@ -147,33 +147,53 @@ class CardIndex:
         return found
 
     def rename(self, value: Any, perm: Sequence[int]) -> Any:
-        """``value`` with every card ``i`` it holds replaced by card ``perm[i]``."""
+        """``value`` with every card ``i`` it holds replaced by card ``perm[i]`` (``value``
+        itself when that changes nothing).
+
+        >>> index = CardIndex(("a", "b", "c"))
+        >>> index.rename(("a", frozenset({"c"})), (1, 0, 2))
+        ('b', frozenset({'c'}))
+        >>> value = ("c", 1)
+        >>> index.rename(value, (1, 0, 2)) is value
+        True
+        """
         t = type(value)
         if self.named:
             if t in NAME_TYPES:
                 i = self.named.get(strict_key(value))
-                if i is None:
+                if i is None or perm[i] == i:
                     return value
                 name = self.names[perm[i]]
                 if name is None:
                     raise _CannotRename(value)
                 return name
             if issubclass(t, _Probe):
-                return t._make([self.rename(x, perm) for x in tuple.__iter__(value)])  # type: ignore[attr-defined]
+                fields = tuple(tuple.__iter__(value))
+                out = [self.rename(x, perm) for x in fields]
+                if all(a is b for a, b in zip(out, fields, strict=True)):
+                    return value
+                return t._make(out)  # type: ignore[attr-defined]
         if self.containers or (t is not tuple and t is not frozenset):
             try:
                 i = self.index.get(strict_key(value))
             except TypeError:
                 return value
             if i is not None:
-                return self.cards[perm[i]]
+                return value if perm[i] == i else self.cards[perm[i]]
         if t is tuple:
-            return tuple([self.rename(x, perm) for x in value])
+            items = [self.rename(x, perm) for x in value]
+            if all(a is b for a, b in zip(items, value, strict=True)):
+                return value
+            return tuple(items)
         if t is frozenset:
-            out = frozenset([self.rename(x, perm) for x in value])
-            if len(out) != len(value):
+            members = list(value)
+            renamed = [self.rename(x, perm) for x in members]
+            if all(a is b for a, b in zip(renamed, members, strict=True)):
+                return value
+            moved = frozenset(renamed)
+            if len(moved) != len(value):
                 raise _CannotRename(value)
-            return out
+            return moved
         return value
 
 
@@ -188,25 +208,30 @@ def rename_spec(spec: Spec[Any], index: CardIndex, perm: Sequence[int]) -> Spec[
     t = type(spec)
     if t is _Loop:
         state = index.rename(spec.state, perm)  # type: ignore[attr-defined]
-        return _Loop(state, spec.step)  # type: ignore[attr-defined]
+        return spec if state is spec.state else _Loop(state, spec.step)  # type: ignore[attr-defined]
     if t is _Done:
-        return _Done(index.rename(spec.value, perm))  # type: ignore[attr-defined]
+        value = index.rename(spec.value, perm)  # type: ignore[attr-defined]
+        return spec if value is spec.value else _Done(value)  # type: ignore[attr-defined]
     if t is _Draw:
         key = spec.key  # type: ignore[attr-defined]
         if type(key) is tuple and key:
             if key[0] == "loop":
                 return rename_spec(key[1], index, perm)
             if key[0] == "cont":
-                return _Cont(rename_spec(key[1], index, perm), _rename_frames(key[2], index, perm))
+                inner, frames = rename_spec(key[1], index, perm), _rename_frames(key[2], index, perm)
+                if inner is key[1] and frames is key[2]:
+                    return spec
+                return _Cont(inner, frames)
         return spec
     if t is _Cont:
-        return _Cont(
-            rename_spec(spec.spec, index, perm), _rename_frames(spec.frames, index, perm)  # type: ignore[attr-defined]
-        )
+        inner, frames = rename_spec(spec.spec, index, perm), _rename_frames(spec.frames, index, perm)  # type: ignore[attr-defined]
+        return spec if inner is spec.spec and frames is spec.frames else _Cont(inner, frames)  # type: ignore[attr-defined]
     if t is _Bind:
-        return _Bind(rename_spec(spec.m, index, perm), spec.f)  # type: ignore[attr-defined]
+        inner = rename_spec(spec.m, index, perm)  # type: ignore[attr-defined]
+        return spec if inner is spec.m else _Bind(inner, spec.f)  # type: ignore[attr-defined]
     if t is _Any:
-        return _Any(rename_spec(spec.next, index, perm))  # type: ignore[attr-defined]
+        inner = rename_spec(spec.next, index, perm)  # type: ignore[attr-defined]
+        return spec if inner is spec.next else _Any(inner)  # type: ignore[attr-defined]
     return spec
 
 
@@ -243,7 +268,7 @@ def _rename_resume(resume: _Resume, index: CardIndex, perm: Sequence[int]) -> _R
     """
     gen = resume.gen_spec
     history = index.rename(gen.history, perm)
-    if strict_key(history) == strict_key(gen.history):
+    if history is gen.history:
         return resume
     expanded = _Gen(gen.func, gen.args, gen.kwargs, history)._expand(math.inf)
     if type(expanded) is not _Bind or type(expanded.f) is not _Resume:  # type: ignore[attr-defined]
