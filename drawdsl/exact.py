@@ -43,6 +43,7 @@ from drawdsl.frames import FRAME_KEYS
 from drawdsl.keys import strict_key
 from drawdsl.outcomes import Outcomes as _Outcomes
 from drawdsl.outcomes import record as _record
+from drawdsl.outcomes import still_drawing
 from drawdsl.probes import ProbePlan, Seen, holds_hidden, show
 from drawdsl.reductions import (
     PROOF_BUDGET,
@@ -955,12 +956,7 @@ def _evaluate_deck(
             fails[0] += 1
         while frontier:
             if depth >= max_draws:
-                raise StateLimitExceeded(
-                    f"the spec is still drawing after max_draws={max_draws} draws "
-                    f"({sum(map(len, frontier.values()))} live states); pass a larger max_draws, or "
-                    "make sure the process ends (a spec that can draw forever has no finite exact "
-                    "evaluation here)"
-                )
+                raise still_drawing(max_draws, sum(map(len, frontier.values())))
             depth += 1
             end, fails = outcomes.at(depth)
             left = n - depth
@@ -1068,11 +1064,7 @@ def _evaluate_deck(
     except Exception as err:
         _annotate(err, depth, current[0] if drawn >= 0 else None)
         raise
-    # Trailing depths may hold nothing; the deepest recorded depth sets the denominator
-    # (READ_REST records failures deeper than the last depth evaluated).
-    outcomes.at(depth)
-    denominators = [math.perm(n, d) for d in range(len(outcomes.ends))]
-    return outcomes.distribution(denominators)
+    return outcomes.over_deck(n, depth)
 
 
 def _evaluate_general(

@@ -13,12 +13,14 @@ Distribution({'a': 1/2}, failure=1/2)
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
 from drawdsl.distribution import Distribution
+from drawdsl.errors import StateLimitExceeded
 
-__all__ = ["Outcomes", "record"]
+__all__ = ["Outcomes", "record", "still_drawing"]
 
 
 class Outcomes:
@@ -35,6 +37,13 @@ class Outcomes:
             self.ends.append({})
             self.fails.append(0)
         return self.ends[depth], self.fails
+
+    def over_deck(self, n: int, depth: int) -> Distribution[Any]:
+        """The distribution after ``depth`` draws from ``n`` cards (paths of depth ``d``
+        over ``n!/(n-d)!``; trailing depths may hold nothing, and READ_REST records
+        failures deeper than the last depth evaluated)."""
+        self.at(depth)
+        return self.distribution([math.perm(n, d) for d in range(len(self.ends))])
 
     def distribution(self, denominator_at: list[int]) -> Distribution[Any]:
         """Put every depth over the deepest depth's denominator: one division per outcome."""
@@ -65,3 +74,13 @@ def record(value: Any, weight: int, end: dict[Any, int]) -> None:
             "hashable; finish with a hashable value (a tuple instead of a list, a "
             "frozenset instead of a set)"
         ) from None
+
+
+def still_drawing(max_draws: int, live: int) -> StateLimitExceeded:
+    """The error of a spec still drawing after ``max_draws`` draws (``live`` states left)."""
+    return StateLimitExceeded(
+        f"the spec is still drawing after max_draws={max_draws} draws "
+        f"({live} live states); pass a larger max_draws, or "
+        "make sure the process ends (a spec that can draw forever has no finite exact "
+        "evaluation here)"
+    )

@@ -35,7 +35,7 @@ from typing import Any, NoReturn
 from drawdsl.cards import Cards
 from drawdsl.distribution import Distribution
 from drawdsl.errors import StateLimitExceeded
-from drawdsl.outcomes import Outcomes, record
+from drawdsl.outcomes import Outcomes, record, still_drawing
 from drawdsl.probes import show
 from drawdsl.reductions import CardIndex, head_support, normal
 from drawdsl.spec import Spec, _Done, _Draw, _spec_or_raise, reads_rest
@@ -226,11 +226,7 @@ def evaluate_shapes(
             fails[0] += 1
         while frontier:
             if depth >= max_draws:
-                raise StateLimitExceeded(
-                    f"the spec is still drawing after max_draws={max_draws} draws "
-                    f"({sum(map(len, frontier.values()))} live states); pass a larger max_draws, or "
-                    "make sure the process ends"
-                )
+                raise still_drawing(max_draws, sum(map(len, frontier.values())))
             depth += 1
             end, fails = outcomes.at(depth)
             left = n - depth
@@ -295,5 +291,4 @@ def evaluate_shapes(
         if annotate is not None:
             annotate(err, depth, current[0])
         raise
-    outcomes.at(depth)
-    return outcomes.distribution([math.perm(n, d) for d in range(len(outcomes.ends))])
+    return outcomes.over_deck(n, depth)
