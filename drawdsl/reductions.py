@@ -72,15 +72,16 @@ PROOF_BUDGET = 20_000
 
 def proof_budget(max_states: int) -> int:
     """The most step calls a proof may spend when the evaluation may keep ``max_states``
-    live states: a quarter of that (an evaluation that big asks the spec more often
-    than that), and never less than :data:`PROOF_BUDGET`.  The evaluator starts with
-    :data:`PROOF_BUDGET` and raises it tenfold, up to this, each time the frontier
-    grows tenfold past the last try.
+    live states: half of that (a call costs about what a live state costs, and the
+    proof is only tried when the frontier is growing towards the limit), and never less
+    than :data:`PROOF_BUDGET`.  The evaluator starts with :data:`PROOF_BUDGET` and
+    raises it tenfold, up to this, each time the frontier grows tenfold past the last
+    try.
 
     >>> proof_budget(1_000_000), proof_budget(1_000)
-    (250000, 20000)
+    (500000, 20000)
     """
-    return max(PROOF_BUDGET, max_states // 4)
+    return max(PROOF_BUDGET, max_states // 2)
 
 
 class _CannotRename(Exception):
