@@ -45,6 +45,9 @@ from drawdsl.probes import NAME_TYPES, Hidden, serial
 __all__ = ["FRAME_KEYS", "frame_key"]
 
 _ATOMS = (int, str, bytes, bool, float, complex, type(None))
+#: Values keyed as ``(type, value)``, as :func:`~drawdsl.keys.strict_key` keys them
+#: (a name, the one card field shown, is a value too).
+_PLAIN = frozenset({int, str, bytes, bool, type(None), *NAME_TYPES})
 _EXAMPLES: tuple[Any, ...] = (
     iter(range(1)), iter([]), iter(()), iter(""), iter({}), iter({}.values()), iter({}.items()),
     iter(set()), iter(b""), reversed([]), reversed(range(1)),
@@ -77,7 +80,9 @@ class _Unfrozen(Exception):
 def _freeze(obj: Any, memo: dict[int, int], keep: list[Any]) -> Any:
     """A hashable key for ``obj``'s value and its sharing with objects seen before."""
     t = type(obj)
-    if t in _ATOMS or t in NAME_TYPES:  # a name (a shown card field) is a value too
+    if t in _PLAIN:
+        return (t, obj)  # as strict_key keys it
+    if t in _ATOMS:
         return strict_key(obj)
     seen = memo.get(id(obj))
     if seen is not None:
@@ -94,7 +99,12 @@ def _freeze(obj: Any, memo: dict[int, int], keep: list[Any]) -> Any:
     if isinstance(obj, dict):
         extra = _freeze(getattr(obj, "default_factory", None), memo, keep)
         attrs = _freeze(getattr(obj, "__dict__", {}), memo, keep) if t is not dict else None
-        items = tuple([(_freeze(k, memo, keep), _freeze(v, memo, keep)) for k, v in obj.items()])
+        plain = _PLAIN
+        items = tuple([
+            ((type(k), k) if type(k) in plain else _freeze(k, memo, keep),
+             (type(v), v) if type(v) in plain else _freeze(v, memo, keep))
+            for k, v in obj.items()
+        ])
         return (t, extra, attrs, items)
     if t is types.CellType:
         try:
