@@ -288,6 +288,19 @@ def _frames_support(frames: _Frames, index: CardIndex) -> set[int]:
     return found
 
 
+def _suspends(head: Spec[Any]) -> bool:
+    """Whether ``head`` holds a suspended generator (renaming it means a replay)."""
+    key = getattr(head, "key", None)
+    if type(key) is not tuple or len(key) != 3 or key[0] != "cont":
+        return False
+    frames: _Frames | None = key[2]
+    while frames is not None:
+        if type(frames.f) is _Resume:
+            return True
+        frames = frames.rest
+    return False
+
+
 def head_support(head: Spec[Any], index: CardIndex) -> set[int]:
     """The cards :func:`rename_spec` would move in ``head``: a renaming that fixes them
     leaves the head equal to itself."""
@@ -511,6 +524,12 @@ def prove_symmetry(
         if found is not False:
             return found  # type: ignore[return-value]
         head, anys, depth = node
+        if _suspends(head):
+            # Renaming a suspended generator replays it: as costly as a call, it counts as one.
+            if graph.calls >= graph.budget:
+                graph.over_budget = True
+                raise _OverBudget
+            graph.calls += 1
         new, extra = normal(rename_spec(head, index, gens[g]), size - depth - anys)
         image = None if type(new) is not _Draw or extra else graph.node((new, anys, depth))
         images[node, g] = image
