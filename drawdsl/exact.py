@@ -35,6 +35,7 @@ from fractions import Fraction
 from operator import itemgetter
 from typing import Any, NoReturn, TypeVar
 
+from drawdsl.blends import blend_card
 from drawdsl.cards import Cards
 from drawdsl.cyclic import solve_chain
 from drawdsl.distribution import Distribution
@@ -502,6 +503,30 @@ def _check_class(
     raise _Split(list(groups.values()))
 
 
+def _blend_agrees(
+    k: Callable[[Any], Spec[Any]], members: tuple[Any, ...], child: Spec[Any], extra: int, avail: int,
+) -> bool:
+    """Whether one run with the class's blend card (:func:`~drawdsl.blends.blend_card`)
+    shows that every card of the lumped class ``members`` continues like its first:
+    ``(child, extra)``.  False proves nothing (the caller checks card by card)."""
+    made = blend_card(members)
+    if made is None:
+        return False
+    card, watch = made
+    try:
+        spec = k(card)
+        if not isinstance(spec, Spec):
+            return False
+        result = normal(spec, avail)
+        return not watch.disagreed and result[1] == extra and result[0] == child
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # noqa: BLE001 - a disagreement, a hidden field or the spec's error
+        return False
+    finally:
+        watch.close()
+
+
 def _views_agree(sees: Callable[[Any], Any], members: tuple[Any, ...], current: list[Any]) -> bool:
     """Whether ``sees`` (a combinator step's predicate) gives every card of the class a
     strictly equal value: then the step cannot tell them apart at any state."""
@@ -916,9 +941,14 @@ def _evaluate_deck(
                     return
             if (head, drawn) in agreed:
                 return
+            if len(group) > 2 and _blend_agrees(k, group, child, extra, avail):
+                agreed.add((head, drawn))
+                return
             if _loop_members_agree(k, group, current):
                 agreed.add((head, drawn))
                 return
+        elif _blend_agrees(k, group, child, extra, avail):
+            return
         _check_class(k, group, child, extra, avail, current)
 
     limit = max_states if escalate_at is None else min(max_states, escalate_at)

@@ -55,6 +55,9 @@ _EXAMPLES: tuple[Any, ...] = (
 )
 #: Iterator types keyed by their position (``__reduce__``): a ``for`` loop's state.
 _ITERATORS: tuple[type, ...] = tuple(type(example) for example in _EXAMPLES)
+#: Iterators whose position holds only plain values (a ``range``): keyed without
+#: walking (``for _ in range(5)`` is in most generator specs).
+_PLAIN_ITERATORS = frozenset({type(iter(range(1))), type(iter(range(2**64, 2**64 + 1)))})
 _SKIP = frozenset({"RESUME", "NOP", "CACHE", "EXTENDED_ARG"})
 
 
@@ -84,6 +87,8 @@ def _freeze(obj: Any, memo: dict[int, int], keep: list[Any]) -> Any:
         return (t, obj)  # as strict_key keys it
     if t in _ATOMS:
         return strict_key(obj)
+    if t in _PLAIN_ITERATORS:
+        return ("iter", t, obj.__reduce__())
     seen = memo.get(id(obj))
     if seen is not None:
         return ("ref", seen)
