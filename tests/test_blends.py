@@ -241,3 +241,55 @@ def test_generated_generators_agree(threshold: int, weight: int, swallow: bool, 
 
     s = spec()
     assert chances(s, DECK) == chances(s, DECK, probe=False) == brute_force(s, DECK)
+
+
+SMALL = Cards([P(rank, "x") for rank in range(1, 5)] + [P(2, "y")])
+
+# Uses of the rank that a blend can often work out for a whole class (results that
+# agree), mixed with ones that never agree; the state keeps only what they give.
+RANK_USES: list[Callable[[Any, int], Any]] = [
+    lambda r, k: r == k,
+    lambda r, k: r < k,
+    lambda r, k: r >= k,
+    lambda r, k: r in (k, k + 1),
+    lambda r, k: min(r, k),
+    lambda r, k: max(r, k) == k,
+    lambda r, k: r // (k + 1),
+    lambda r, k: r % 2 == k % 2,
+    lambda r, k: abs(r - k) > 1,
+    lambda r, k: bool(r) and r != k,
+    lambda r, k: {1: "a", 2: "b"}.get(r, "?"),
+    lambda r, k: str(r) == str(k),
+    lambda r, k: (r > k) + 0.0,
+    lambda r, k: 1 if r > k else True,  # equal to Python, not to a strict key (the repr tells)
+]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    uses=st.lists(st.tuples(st.integers(0, len(RANK_USES) - 1), st.integers(0, 5)), min_size=1, max_size=3),
+    draws=st.integers(1, 3),
+    as_loop=st.booleans(),
+)
+def test_generated_rank_uses_agree(uses: list[tuple[int, int]], draws: int, as_loop: bool) -> None:
+    def seen(rank: Any) -> tuple[Any, ...]:
+        return tuple(RANK_USES[i](rank, k) for i, k in uses)
+
+    if as_loop:
+        def step(state: tuple[int, tuple[Any, ...]], card: Any) -> Any:
+            left, acc = state
+            acc = acc + seen(card.rank)
+            return done(repr(acc)) if left == 1 else (left - 1, acc)  # repr: 1 is not True
+
+        spec: Spec[Any] = loop((draws, ()), step)
+    else:
+        @generate
+        def gen() -> Any:
+            acc: tuple[Any, ...] = ()
+            for _ in range(draws):
+                card = yield draw()
+                acc = acc + seen(card.rank)
+            return repr(acc)
+
+        spec = gen()
+    assert chances(spec, SMALL) == chances(spec, SMALL, probe=False) == brute_force(spec, SMALL)
