@@ -677,6 +677,8 @@ def _evaluate_reduced(
         threshold *= 10
         budget = min(budget * 10, most)
         escalate = graph.over_budget and grows and graph.worth_more(budget) and not sym
+        if not escalate:
+            graphs.clear()  # no proof after this one: its rows are not kept through the evaluation
         if sym or {frozenset(part) for part in classes} != before:
             raise _Escalate
         return (threshold if escalate else None), checked
