@@ -35,6 +35,7 @@ from fractions import Fraction
 from operator import itemgetter
 from typing import Any, NoReturn, TypeVar
 
+from drawdsl.atoms import Tracer, Untraced
 from drawdsl.blends import blend_card
 from drawdsl.cards import Cards
 from drawdsl.cyclic import solve_chain
@@ -639,6 +640,9 @@ def _evaluate_reduced(
     most = proof_budget(max_states)
     budget = min(PROOF_BUDGET, most) if escalate_at is None else most
     graphs: list[StateGraph] = []  # made at the first proof, its rows kept for the next
+    # The symmetry checked by traced runs while the evaluation goes (drawdsl.atoms),
+    # tried once, before any proof over the state graph.
+    traced = tried = False
 
     def prove() -> StateGraph:
         """Prove the reductions over the whole state graph, and use what holds."""
@@ -667,8 +671,16 @@ def _evaluate_reduced(
     def escalated() -> tuple[int | None, bool]:
         """Try the proofs past the threshold: restart (:class:`_Escalate`) when they change
         the reductions, else go on with the next threshold and whether to keep checking."""
-        nonlocal threshold, budget, escalate
+        nonlocal threshold, budget, escalate, sym, traced, tried
+        if traced:
+            return None, checked  # the traced runs check the symmetry: nothing to prove
         before = {frozenset(part) for part in classes}
+        if symmetric and not sym and not tried and not (checked and len(classes) < len(cards)):
+            # The classes are settled: try the symmetry by traced runs first (no graph).
+            tried = True
+            if Tracer(_lumped(deck, cards, classes)[0].distinct()).usable is None:
+                sym = traced = True
+                raise _Escalate
         # A proof that ran out of calls is tried again, with ten times the calls,
         # once the frontier has grown tenfold: its cost stays a share of the work.
         # Not when the next depths alone would need more calls than that.
@@ -679,6 +691,10 @@ def _evaluate_reduced(
         escalate = graph.over_budget and grows and graph.worth_more(budget) and not sym
         if not escalate:
             graphs.clear()  # no proof after this one: its rows are not kept through the evaluation
+        if symmetric and not sym and not tried and not checked:
+            tried = True  # the classes are proven now, the symmetry is not: traced runs may show it
+            if Tracer(_lumped(deck, cards, classes)[0].distinct()).usable is None:
+                sym = traced = True
         if sym or {frozenset(part) for part in classes} != before:
             raise _Escalate
         return (threshold if escalate else None), checked
@@ -698,12 +714,12 @@ def _evaluate_reduced(
         try:
             if sym and shaped:
                 return evaluate_shapes(
-                    spec, lumped, max_states, max_draws, report, log.trace, too_many, _annotate
+                    spec, lumped, max_states, max_draws, report, log.trace, too_many, _annotate, traced
                 )
             return _evaluate_deck(
                 spec, lumped, max_states, max_draws, sym, report,
                 members if checked else None, threshold if escalate else None, log.trace,
-                distinct or len(cards), escalated,
+                distinct or len(cards), escalated, traced,
             )
         except _Split as split:
             position = {card: i for i, card in enumerate(cards)}
@@ -715,6 +731,9 @@ def _evaluate_reduced(
             pass  # escalated() proved new reductions
         except Unshaped:
             shaped = False  # a spec holding a card it neither held nor drew: per-card counts
+        except Untraced as untraced:
+            sym = traced = False  # not shown: on without it (the graph proof may still show it)
+            log.proof = untraced.reason
         log.restarts += 1
 
 
@@ -839,6 +858,7 @@ def _evaluate_deck(
     trace: list[tuple[int, int, int]] | None = None,
     distinct: int | None = None,
     on_escalate: Callable[[], tuple[int | None, bool]] | None = None,
+    traced: bool = False,
 ) -> Distribution[Any]:
     """Depth-by-depth evaluation over a finite deck, merging equal states.
 
@@ -863,11 +883,14 @@ def _evaluate_deck(
     evaluation goes on where it was (without ``on_escalate``, :class:`_Escalate` is
     raised at once).
     ``trace`` collects ``(draw, live states, distinct specs)`` per draw; ``distinct``
-    is the number of distinct cards before lumping (for error messages).
+    is the number of distinct cards before lumping (for error messages).  ``traced``:
+    the symmetry is checked at every transition by a traced run (see
+    :func:`~drawdsl.shapes.evaluate_shapes`).
     """
     cards = deck.distinct()
     size = len(cards)
     card_index = CardIndex(cards)
+    tracer = Tracer(cards) if traced and symmetric else None
     n = len(deck)
     heads: list[_Head] = []
     head_ids: dict[_Draw[Any], int] = {}
@@ -904,6 +927,8 @@ def _evaluate_deck(
         child, extra = normal(_spec_or_raise(k(show(cards[drawn])), k, "the continuation"), avail)
         if members is not None and members[drawn] is not None:
             _check_members(parent.draw, drawn, members[drawn], child, extra, avail)  # type: ignore[arg-type]
+        if tracer is not None:
+            tracer.verify(parent.draw, drawn, child, extra, avail)
         t = type(child)
         if t is _Draw:
             if reads_rest(child):
@@ -1091,7 +1116,7 @@ def _evaluate_deck(
             frontier = new
             heads = new_heads
             head_ids = new_ids
-    except (StateLimitExceeded, EndlessProcess, _Restart):
+    except (StateLimitExceeded, EndlessProcess, _Restart, Untraced):
         raise
     except Exception as err:
         _annotate(err, depth, current[0] if drawn >= 0 else None)

@@ -32,6 +32,7 @@ import math
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+from drawdsl.atoms import Tracer, Untraced
 from drawdsl.cards import Cards
 from drawdsl.distribution import Distribution
 from drawdsl.errors import StateLimitExceeded
@@ -150,6 +151,7 @@ def evaluate_shapes(
     trace: list[tuple[int, int, int]] | None = None,
     too_many: Callable[[int, int, list[Any]], NoReturn] | None = None,
     annotate: Callable[[Exception, int, Any], None] | None = None,
+    traced: bool = False,
 ) -> Distribution[Any]:
     """Depth-by-depth evaluation over shapes, for a spec proven blind to renamings.
 
@@ -157,10 +159,14 @@ def evaluate_shapes(
     :mod:`drawdsl.exact`; ``too_many(live, depth, heads)`` raises when the live states
     pass ``max_states``, ``annotate(err, depth, card)`` notes where an error came
     from.  Raises :class:`Unshaped` when a spec holds a card it neither held nor drew.
+    When ``traced``, the symmetry is not proven yet: every transition is checked by a
+    traced run (:class:`~drawdsl.atoms.Tracer`), which raises
+    :class:`~drawdsl.atoms.Untraced` when it does not show it.
     """
     cards = deck.distinct()
     size = len(cards)
     index = CardIndex(cards)
+    tracer = Tracer(cards) if traced else None
     n = len(deck)
     top = max(deck.count(card) for card in cards)
     outcomes = Outcomes()
@@ -185,6 +191,8 @@ def evaluate_shapes(
         k = parent.draw.k
         current[0] = cards[drawn]
         child, extra = normal(_spec_or_raise(k(show(cards[drawn])), k, "the continuation"), avail)
+        if tracer is not None:
+            tracer.verify(parent.draw, drawn, child, extra, avail)
         t = type(child)
         if t is _Draw:
             if reads_rest(child):
@@ -285,7 +293,7 @@ def evaluate_shapes(
                 trace.append((depth, live, len(new_heads)))
             frontier = new
             heads = new_heads
-    except (StateLimitExceeded, Unshaped):
+    except (StateLimitExceeded, Unshaped, Untraced):
         raise
     except Exception as err:
         if annotate is not None:

@@ -1,0 +1,411 @@
+"""Atoms: cards with no properties but identity, to show a spec cannot see renamings.
+
+The renaming symmetry (see :mod:`drawdsl.reductions`) is sound when the spec is
+*equivariant*: renaming the cards of a state and the card drawn gives the renamed next
+state, at every state it can reach.  :func:`~drawdsl.reductions.prove_symmetry` shows
+that by exploring the whole state graph.  A *traced* run shows it at the states the
+evaluation visits, which is all it needs:
+
+* every card the state holds where a renaming can see it (loop states and finished
+  values, through tuples, frozensets and probe cards; a generator's history), and the
+  card drawn, are replaced by :class:`Atom` objects, one per card;
+* an atom lets the spec compare it with another atom (``==``, ``!=``: equal only to
+  itself), pass it around, and hash it where the order of a set cannot show the hash
+  (``x in s``, a dict's subscript, a dict display); anything else (comparing it with
+  another value, ordering, arithmetic, ``str``, ``bool``, an attribute, ``isinstance``,
+  ``hash()``, a set display, a call that hashes it) is a *use a renaming could see*: the
+  watch records it and the run stops (:class:`Unfaithful`, a ``BaseException``);
+* the traced continuation must hold atoms only where a renaming can see them, no card
+  of the deck there that was not an atom (a constant), and, once its atoms are turned
+  back into the cards, equal the real continuation.
+
+Why this is sound.  A run that used its atoms only through identity computes the same
+thing for every renaming of them: the traced run at a state ``s`` and card ``c`` is,
+atom for atom, the run at every renamed ``(g s, g c)``.  So the spec is equivariant on
+the whole orbit of every state the evaluation visits, and the symmetric evaluation
+only reaches states in those orbits (each state it keeps stands for its renamings).
+The comparison with the real continuation checks, at each visited state, that the
+atoms behaved as the cards do.  What is not watched, as for probe cards: ``type()``,
+``id()`` and ``is`` against a value that is not a card of the deck (a card ``None``
+tested with ``is None``).  A spec that tells cards apart that way must pass
+``symmetric=False``.
+
+>>> tracer = Tracer(("a", "b"))
+>>> from drawdsl import loop, fail, done
+>>> def pair(state, card):
+...     return card if state is None else (done(True) if card == state else fail())
+>>> head, _ = normal(loop(None, pair), 2)
+>>> child, extra = normal(head.k("a"), 1)
+>>> tracer.check(head, 0, child, extra, 1) is None
+True
+>>> def above(state, card):
+...     return card if state is None else done(card > state)
+>>> head, _ = normal(loop(None, above), 2)
+>>> child, extra = normal(head.k("a"), 1)
+>>> second, extra = normal(child.k("b"), 0)
+>>> tracer.check(child, 1, second, extra, 0)
+'the spec orders cards (<, >, sorted, min, max)'
+"""
+
+from __future__ import annotations
+
+import dis
+import gc
+import os
+import sys
+import types
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from drawdsl.keys import strict_key
+from drawdsl.probes import NAME_TYPES, Hidden, Seen, Token, Watch, _hidden, _Probe
+from drawdsl.reductions import CardIndex, head_support, normal, rename_spec
+from drawdsl.spec import _Done, _Draw, _Fail, _spec_or_raise
+
+__all__ = ["Atom", "Tracer", "Unfaithful", "Untraced"]
+
+
+class Unfaithful(BaseException):
+    """A traced run used a card in a way a renaming could see: the run proves nothing
+    (a ``BaseException`` so that ``except Exception`` does not swallow it; the watch
+    keeps the record in case a bare ``except`` does)."""
+
+
+class Untraced(Exception):
+    """A traced run did not show the spec blind to renamings (``reason`` says why): the
+    evaluation that assumed it starts again without it."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+#: Uses a run signals before atoms act as their cards instead (a spec that swallows
+#: the signal and tries again then finishes; the run is thrown away).
+SIGNALS = 100
+
+
+class AtomWatch:
+    """What one traced run saw: the first use a renaming could see (None: none)."""
+
+    __slots__ = ("use", "signals", "armed")
+
+    def __init__(self) -> None:
+        self.use: str | None = None
+        self.signals = 0
+        self.armed = True
+
+    def close(self) -> None:
+        """The run is over: later uses (a suspended generator's ``finally``) do not raise."""
+        self.armed = False
+
+
+def _seen(atom: Atom, use: str) -> None:
+    watch: AtomWatch = object.__getattribute__(atom, "_watch")
+    if watch.use is None:
+        watch.use = use
+    if not watch.armed:
+        return
+    watch.signals += 1
+    if watch.signals <= SIGNALS:
+        raise Unfaithful(use)
+
+
+# Where hashing an atom cannot show in what the spec computes: a membership test, a
+# dict's subscript and a dict display (dicts keep their insertion order, so their
+# iteration does not depend on hashes; a set's does).
+_DICT_OPS = frozenset(
+    dis.opmap[name] for name in (
+        "CONTAINS_OP", "BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BUILD_MAP",
+        "BUILD_CONST_KEY_MAP", "MAP_ADD",
+    ) if name in dis.opmap
+)
+# The evaluator's own modules, whose hashing only keys states (never decides a value).
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_INTERNAL = frozenset(
+    os.path.join(_HERE, name) for name in ("keys.py", "spec.py", "frames.py", "reductions.py", "atoms.py")
+)
+
+
+class Atom:
+    """A card in a traced run: equal only to itself, and nothing else about it shows."""
+
+    __slots__ = ("_card", "_watch")
+
+    def __init__(self, card: Any, watch: AtomWatch) -> None:
+        object.__setattr__(self, "_card", card)
+        object.__setattr__(self, "_watch", watch)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is Atom:
+            return self is other
+        _seen(self, "the spec compares a card with a value that is not a card it was handed")
+        return bool(object.__getattribute__(self, "_card") == other)
+
+    def __ne__(self, other: object) -> bool:
+        if type(other) is Atom:
+            return self is not other
+        _seen(self, "the spec compares a card with a value that is not a card it was handed")
+        return bool(object.__getattribute__(self, "_card") != other)
+
+    def __hash__(self) -> int:
+        card = object.__getattribute__(self, "_card")
+        frame = sys._getframe(1)
+        code = frame.f_code
+        if code.co_filename not in _INTERNAL and code.co_code[frame.f_lasti] not in _DICT_OPS:
+            _seen(self, "the spec hashes a card where the order of a set or hash() could show it")
+        return hash(card)
+
+    def __getattribute__(self, name: str) -> Any:
+        if name == "__class__" and sys._getframe(1).f_code.co_filename in _INTERNAL:
+            return Atom  # isinstance() in the evaluator's own keys
+        _seen(self, f"the spec reads .{name} of a card")
+        return getattr(object.__getattribute__(self, "_card"), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _seen(self, "the spec sets an attribute of a card")
+        raise AttributeError(name)
+
+    def __delattr__(self, name: str) -> None:
+        _seen(self, "the spec deletes an attribute of a card")
+        raise AttributeError(name)
+
+
+_ORDER = ("lt", "le", "gt", "ge")
+
+
+def _using(name: str) -> Callable[..., Any]:
+    what = (
+        "the spec orders cards (<, >, sorted, min, max)" if name in _ORDER
+        else f"the spec uses a card with {name}()" if name in ("bool", "str", "repr", "format", "len", "iter")
+        else f"the spec uses a card in __{name}__"
+    )
+
+    def use(self: Atom, *args: Any, **kwargs: Any) -> Any:
+        _seen(self, what)
+        return getattr(object.__getattribute__(self, "_card"), f"__{name}__")(*args, **kwargs)
+
+    return use
+
+
+# Every special method Python may look up on the type (as for probes.Hidden), but
+# equality and hashing, which are the atoms' own.
+_SPECIAL = (
+    "lt", "le", "gt", "ge", "bool", "len", "length_hint", "iter", "reversed", "contains",
+    "next", "getitem", "setitem", "delitem", "missing", "call", "int", "float", "complex",
+    "index", "round", "trunc", "floor", "ceil", "str", "repr", "format", "bytes", "fspath",
+    "add", "radd", "iadd", "sub", "rsub", "isub", "mul", "rmul", "imul", "matmul", "rmatmul",
+    "imatmul", "truediv", "rtruediv", "itruediv", "floordiv", "rfloordiv", "ifloordiv", "mod",
+    "rmod", "imod", "divmod", "rdivmod", "pow", "rpow", "ipow", "lshift", "rlshift", "ilshift",
+    "rshift", "rrshift", "irshift", "and", "rand", "iand", "xor", "rxor", "ixor", "or", "ror",
+    "ior", "neg", "pos", "abs", "invert", "enter", "exit", "aenter", "aexit", "await", "aiter",
+    "anext", "reduce", "reduce_ex", "getstate", "setstate", "copy", "deepcopy", "dir",
+    "sizeof", "getnewargs", "getnewargs_ex", "get", "set", "delete", "buffer", "release_buffer",
+)
+for _name in _SPECIAL:
+    setattr(Atom, f"__{_name}__", _using(_name))
+del _name
+
+
+class _Mapping:
+    """Turns the cards a renaming can see into atoms (``to_atoms``) or back; duck-typed
+    as the ``index`` of :func:`~drawdsl.reductions.rename_spec` (the renaming is this map)."""
+
+    __slots__ = ("tracer", "atoms", "to_atoms")
+
+    def __init__(self, tracer: Tracer, atoms: Sequence[Atom], to_atoms: bool) -> None:
+        self.tracer = tracer
+        self.atoms = atoms
+        self.to_atoms = to_atoms
+
+    def rename(self, value: Any, perm: Any = None) -> Any:
+        t = type(value)
+        if t is Atom:
+            return object.__getattribute__(value, "_card") if not self.to_atoms else value
+        if t is tuple:
+            items = [self.rename(x) for x in value]
+            return value if all(a is b for a, b in zip(items, value, strict=True)) else tuple(items)
+        if t is frozenset:
+            members = list(value)
+            moved = [self.rename(x) for x in members]
+            if all(a is b for a, b in zip(moved, members, strict=True)):
+                return value
+            return frozenset(moved)
+        if not self.to_atoms:
+            if issubclass(t, _Probe):
+                fields = tuple(tuple.__iter__(value))
+                out = [self.rename(x) for x in fields]
+                return value if all(a is b for a, b in zip(out, fields, strict=True)) else t._make(out)  # type: ignore[attr-defined]
+            return value
+        index = self.tracer.index
+        if index.named:
+            if t in NAME_TYPES:
+                i = index.named.get(strict_key(value))
+                return value if i is None else self.atoms[i]
+            if issubclass(t, _Probe):
+                fields = tuple(tuple.__iter__(value))
+                out = [self.rename(x) for x in fields]
+                return value if all(a is b for a, b in zip(out, fields, strict=True)) else t._make(out)  # type: ignore[attr-defined]
+        try:
+            i = index.index.get(strict_key(value))
+        except TypeError:
+            return value
+        return value if i is None else self.atoms[i]
+
+
+def _atoms_inside(value: Any, limit: int = 20_000) -> bool | None:
+    """Whether an :class:`Atom` is reachable from ``value`` (through containers, objects,
+    closures and suspended generators; not through modules, types, code or globals);
+    None when more than ``limit`` objects would have to be looked at."""
+    stack = [value]
+    seen: set[int] = set()
+    skip = (type, types.ModuleType, types.CodeType, str, bytes, int, float)
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t is Atom:
+            return True
+        if id(x) in seen or isinstance(x, skip) or x is None:
+            continue
+        seen.add(id(x))
+        if len(seen) > limit:
+            return None
+        if t is types.FunctionType:
+            stack.extend(cell.cell_contents for cell in (x.__closure__ or ()) if _filled(cell))
+            stack.extend(x.__defaults__ or ())
+            stack.extend((x.__kwdefaults__ or {}).values())
+        elif t is types.GeneratorType:
+            if x.gi_frame is not None:
+                stack.extend(x.gi_frame.f_locals.values())
+        elif t is types.MethodType:
+            stack.append(x.__self__)
+            stack.append(x.__func__)
+        elif t is Hidden:
+            continue
+        else:
+            stack.extend(gc.get_referents(x))
+    return False
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018 - an empty cell raises
+    except ValueError:
+        return False
+    return True
+
+
+class Tracer:
+    """Traced runs over the distinct cards of one deck (see the module's documentation).
+
+    ``verify(...)`` is ``check(...)`` raising :class:`Untraced` instead of returning
+    a reason.  ``check(head, drawn, child, extra, avail)`` runs ``head``'s continuation on card
+    ``drawn`` with atoms, given the real ``child`` (in normal form, ``extra`` discards
+    first, ``avail`` cards left after the draw): None when the run shows the spec
+    equivariant there, else what it saw.
+    """
+
+    __slots__ = ("cards", "index", "usable", "checks")
+
+    def __init__(self, cards: Sequence[Any]) -> None:
+        self.cards = tuple(cards)
+        self.index = CardIndex(self.cards)
+        self.checks = 0
+        #: Why traced runs cannot be used on these cards (None: they can).
+        self.usable = _traceable(self.cards)
+
+    def verify(self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int) -> None:
+        why = self.check(head, drawn, child, extra, avail)
+        if why is not None:
+            raise Untraced(why)
+
+    def check(self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int) -> str | None:
+        if self.usable is not None:
+            return self.usable
+        self.checks += 1
+        watch = AtomWatch()
+        atoms = [Atom(card if type(card) is not Token else card.name, watch) for card in self.cards]
+        spare = Watch()
+        try:
+            return self._run(head, drawn, child, extra, avail, watch, atoms, spare)
+        except (Unfaithful, Seen):
+            return watch.use or "the spec reads a field of a card it does not read otherwise"
+        except Exception:  # noqa: BLE001 - any error in a traced run means: not shown
+            return watch.use or "the spec raised an error on a traced card"
+        finally:
+            watch.close()
+            spare.signals = sys.maxsize // 2
+
+    def _run(
+        self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int,
+        watch: AtomWatch, atoms: list[Atom], spare: Watch,
+    ) -> str | None:
+        into = _Mapping(self, atoms, True)
+        traced_head, more = normal(rename_spec(head, into, None), avail + 1)  # type: ignore[arg-type]
+        if type(traced_head) is not _Draw or more:
+            return "a traced state is not a draw"
+        card = self.cards[drawn]
+        if type(card) is Token:
+            values = list(card.values)
+            values[next(i for i, v in enumerate(card.values) if v is card.name)] = atoms[drawn]
+            for i, field in card.hidden:
+                values[i] = _hidden(field, spare, values[i])
+            shown: Any = card.make(values)
+        else:
+            shown = atoms[drawn]
+        k = traced_head.k  # type: ignore[attr-defined]
+        traced, traced_extra = normal(_spec_or_raise(k(shown), k, "the continuation"), avail)
+        if watch.use is not None or spare.fields:
+            return watch.use or "the spec reads a field of a card it does not read otherwise"
+        watch.armed = False  # from here on only the evaluator looks at the atoms
+        if type(traced) is not type(child) or traced_extra != extra:
+            return "a traced card leads elsewhere than the card"
+        if type(traced) is _Fail:
+            return None
+        if type(traced) is _Done:
+            if _atoms_inside(traced.value) is not False:  # type: ignore[attr-defined]
+                return "the spec finishes with a value that holds a card"
+            same = strict_key(traced.value) == strict_key(child.value)  # type: ignore[attr-defined]
+            return None if same else "a traced card leads elsewhere than the card"
+        if head_support(traced, self.index):
+            return "the spec keeps a card it was not handed (a constant) where a renaming would move it"
+        back = _Mapping(self, atoms, False)
+        watch.armed = True  # restoring replays generators: user code runs again
+        restored, more = normal(rename_spec(traced, back, None), avail)  # type: ignore[arg-type]
+        watch.armed = False
+        if watch.use is not None:
+            return watch.use
+        found = _atoms_inside(restored)
+        if found is None:
+            return "a traced state is too large to look through"
+        if found:
+            return "the spec keeps a card where a renaming cannot see it (a closure, an object, a string)"
+        if more or restored != child:
+            return "a traced card leads elsewhere than the card"
+        return None
+
+
+def _traceable(cards: tuple[Any, ...]) -> str | None:
+    """Why traced runs cannot stand for these cards (None: they can): atoms are equal
+    only to themselves, so distinct cards must not be ``==`` (``1`` and ``True``), every
+    card must equal itself (a NaN does not), and probe cards need their one name."""
+    if len(cards) > 400:
+        return "too many distinct cards to compare pairwise"
+    values = []
+    for card in cards:
+        if type(card) is Token:
+            if card.name is None or sum(1 for v in card.values if v is card.name) != 1:
+                return "the spec reads more than one field of a card"
+            values.append(card.name)
+        else:
+            values.append(card)
+    try:
+        for i, a in enumerate(values):
+            if not a == a:
+                return "a card is not equal to itself"
+            for b in values[i + 1:]:
+                if a == b:
+                    return "two distinct cards are equal in Python (1 and True)"
+    except Exception:  # noqa: BLE001
+        return "cards that cannot be compared"
+    return None
