@@ -1,0 +1,284 @@
+"""Traced symmetry (drawdsl.atoms): a symmetric evaluation checked by traced runs is
+either refused (Untraced) or exact, on generated and adversarial specs; and the specs
+that only compare cards are shown symmetric this way (no state graph)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import brute_force
+from strategies import decks, specs
+from test_adversarial_properties import adversarial_specs
+
+from drawdsl import Cards, Distribution, Spec, chances, done, draw, fail, generate, loop, standard_deck
+from drawdsl.atoms import Atom, AtomWatch, Tracer, Unfaithful, Untraced
+from drawdsl.exact import _evaluate_deck, _evaluate_reduced, _Log
+from drawdsl.shapes import Unshaped, evaluate_shapes
+
+
+def traced(spec: Spec[Any], deck: Cards[Any]) -> Distribution[Any] | None:
+    """The symmetric evaluation checked by traced runs from the first draw (over shapes,
+    then per-card counts when the spec has no shape); None when a run refused it."""
+    try:
+        try:
+            return evaluate_shapes(spec, deck, 10**6, 10**6, traced=True)
+        except Unshaped:
+            return _evaluate_deck(spec, deck, 10**6, 10**6, True, None, traced=True)
+    except Untraced:
+        return None
+
+
+def traced_first(spec: Spec[Any], deck: Cards[Any]) -> tuple[Distribution[Any], _Log]:
+    """chances' own route with the traced runs tried as soon as two states are live."""
+    log = _Log()
+    result = _evaluate_reduced(spec, deck, 10**6, 10**6, False, True, None, log, escalate_at=1)
+    return result, log
+
+
+@settings(max_examples=200)
+@given(st.one_of(specs, adversarial_specs), decks)
+def test_traced_symmetry_is_refused_or_exact(spec: Spec[Any], deck: Cards[str]) -> None:
+    truth = brute_force(spec, deck)
+    answer = traced(spec, deck)
+    if answer is not None:
+        assert answer == truth
+    result, _ = traced_first(spec, deck)
+    assert result == truth
+
+
+def no_repeat(state: tuple[int, Any], card: Any) -> Any:
+    left, previous = state
+    if card == previous:
+        return fail()
+    return done(True) if left == 1 else (left - 1, card)
+
+
+def pair(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    return done(True) if card == first else fail()
+
+
+@generate
+def distinct_three() -> Any:
+    seen: list[Any] = []
+    for _ in range(3):
+        card = yield draw()
+        if card in seen:
+            return False
+        seen.append(card)
+    return True
+
+
+@generate
+def pattern() -> Any:
+    counts: dict[Any, int] = {}
+    for _ in range(4):
+        card = yield draw()
+        counts[card] = counts[card] + 1 if card in counts else 1
+    return tuple(sorted(counts.values()))
+
+
+class Box:
+    """A counter the renaming does not look into."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Box) and other.n == self.n
+
+    def __hash__(self) -> int:
+        return hash(self.n)
+
+
+SYMMETRIC = [
+    ("no two adjacent equal", loop((6, None), no_repeat), Cards({"a": 2, "b": 2, "c": 2})),
+    ("a pair", loop(None, pair), Cards({"a": 3, "b": 2, "c": 1})),
+    ("three distinct, a list in a generator", distinct_three(), Cards({"a": 2, "b": 2, "c": 2, "d": 1})),
+    ("the rank pattern, a dict in a generator", pattern(), Cards({"a": 2, "b": 2, "c": 2})),
+    ("ints as cards", loop(None, pair), Cards({2: 2, 3: 2, 4: 1})),
+]
+
+
+@pytest.mark.parametrize("title, spec, deck", SYMMETRIC, ids=[row[0] for row in SYMMETRIC])
+def test_equality_only_specs_are_traced(title: str, spec: Spec[Any], deck: Cards[Any]) -> None:
+    answer = traced(spec, deck)
+    assert answer is not None, title
+    assert answer == brute_force(spec, deck) == chances(spec, deck, symmetric=False)
+    result, log = traced_first(spec, deck)
+    assert log.symmetric and result == answer
+
+
+def holds_str(seen: str, card: Any) -> Any:
+    if card in seen:
+        return fail()
+    return done(True) if len(seen) == 2 else seen + card
+
+
+@dataclass(frozen=True)
+class Held:
+    cards: tuple[Any, ...]
+
+
+def holds_dataclass(seen: Held, card: Any) -> Any:
+    if card in seen.cards:
+        return fail()
+    return done(True) if len(seen.cards) == 2 else Held((*seen.cards, card))
+
+
+def holds_box(state: tuple[Box, Any], card: Any) -> Any:
+    _box, first = state
+    if first is None:
+        return (Box(1), card)
+    return done(card == first)
+
+
+def keeps_in_box(state: Any, card: Any) -> Any:
+    return done(state.n == card) if isinstance(state, Box) else Box(card)
+
+
+def constant_card(state: Any, card: Any) -> Any:
+    if state is None:
+        return ("a",)  # a card of the deck that was never drawn
+    return done(card == state[0])
+
+
+def ordered(first: Any, card: Any) -> Any:
+    return card if first is None else done(card > first)
+
+
+def set_order(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    return done(next(iter({first, card})) == first)
+
+
+def hashed(first: Any, card: Any) -> Any:
+    return card if first is None else done(hash(card) % 2 == hash(first) % 2)
+
+
+def swallowed(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    try:
+        low = card < first
+    except BaseException:  # the adversary swallows the signal
+        low = False
+    return done(low)
+
+
+def typed(first: Any, card: Any) -> Any:
+    return card if first is None else done(isinstance(card, str) and card == first)
+
+
+def with_card(first: Any, card: Any) -> Any:
+    return card if first is None else done(card if card == first else None)
+
+
+@generate
+def gen_set_order() -> Any:
+    first = yield draw()
+    second = yield draw()
+    return next(iter({first, second})) == first
+
+
+@generate
+def gen_ordered() -> Any:
+    first = yield draw()
+    second = yield draw()
+    return sorted([first, second])[0] == first
+
+
+REFUSED = [
+    ("a card in a str", loop("", holds_str)),
+    ("cards in a dataclass", loop(Held(()), holds_dataclass)),
+    ("a card kept in a box", loop(None, keeps_in_box)),
+    ("a constant card in the state", loop(None, constant_card)),
+    ("ordering", loop(None, ordered)),
+    ("a set's order", loop(None, set_order)),
+    ("hash()", loop(None, hashed)),
+    ("a swallowed signal", loop(None, swallowed)),
+    ("isinstance", loop(None, typed)),
+    ("finishing with a card", loop(None, with_card)),
+    ("a set's order in a generator", gen_set_order()),
+    ("sorted in a generator", gen_ordered()),
+]
+
+
+@pytest.mark.parametrize("title, spec", REFUSED, ids=[row[0] for row in REFUSED])
+def test_specs_a_renaming_can_see_are_refused(title: str, spec: Spec[Any]) -> None:
+    deck = Cards({"a": 2, "b": 1, "c": 1})
+    assert traced(spec, deck) is None, title
+    result, _ = traced_first(spec, deck)
+    assert result == brute_force(spec, deck)  # the graph proof may still show some symmetric
+
+
+def test_a_box_holding_a_counter_is_fine() -> None:
+    deck = Cards({"a": 2, "b": 2})
+    spec = loop((Box(0), None), holds_box)
+    assert traced(spec, deck) == brute_force(spec, deck)
+
+
+def test_equal_cards_of_different_types_are_not_traced() -> None:
+    assert Tracer((1, True)).usable is not None
+    assert Tracer((1.0, 2.0)).usable is None
+    assert Tracer((float("nan"), 1.0)).usable is not None
+
+
+def test_an_atom_allows_identity_and_dict_keys_only() -> None:
+    watch = AtomWatch(frozenset("ab"))
+    a, b = Atom("a", watch), Atom("b", watch)
+    assert a == a and a != b and (a == b) is False
+    counts: dict[Any, int] = {}
+    counts[a] = 1
+    counts[b] = counts.get(b, 0) + 2
+    seen = frozenset(["x", 7])  # keys equal to no card
+    assert a in counts and counts[b] == 2 and a not in seen and watch.use is None
+    cards = frozenset(["a"])  # a key equal to a card: found by the card's hash, not the atom's
+    with pytest.raises(Unfaithful):
+        _ = b in cards
+    watch.use = None
+    with pytest.raises(Unfaithful):
+        _ = {a, b}
+    assert watch.use is not None
+    for use in (lambda: a < b, lambda: str(a), lambda: a == "a", lambda: a.upper, lambda: bool(a)):
+        fresh = AtomWatch(frozenset("ab"))
+        a = Atom("a", fresh)
+        b = Atom("b", fresh)
+        with pytest.raises(Unfaithful):
+            use()
+
+
+def test_the_war_sweep_and_the_natural_adjacency_are_traced() -> None:
+    from games.war.sweep import deck as war_deck
+    from games.war.sweep import tie_free_spec
+
+    cards = war_deck(4, 2)
+    spec = tie_free_spec(4)
+    answer = traced(spec, cards)
+    assert answer is not None and answer == chances(spec, cards, symmetric=False)
+
+    def no_repeat_rank(state: tuple[int, Any], card: Any) -> Any:
+        left, previous = state
+        if card.rank == previous:
+            return fail()
+        return done(True) if left == 1 else (left - 1, card.rank)
+
+    deck = Cards([card for card in standard_deck().distinct() if card.rank <= 5 and card.suit in "SH"])
+    spec = loop((len(deck), None), no_repeat_rank)
+    assert chances(spec, deck) == chances(spec, deck, symmetric=False, lump=False, probe=False)
+
+
+def test_counts_of_the_two_routes_agree_on_a_bigger_deck() -> None:
+    deck = Cards({name: 3 for name in "abcdefg"})
+    spec = loop((len(deck), None), no_repeat)
+    result, log = traced_first(spec, deck)
+    assert log.symmetric
+    assert result == chances(spec, deck, symmetric=False)
