@@ -49,10 +49,7 @@ True
 
 from __future__ import annotations
 
-import collections
-import dis
 import gc
-import inspect
 import os
 import sys
 import types
@@ -115,160 +112,8 @@ def _seen(atom: Atom, use: str) -> None:
         raise Unfaithful(use)
 
 
-# Where hashing an atom cannot show in what the spec computes: a lookup in a dict or a
-# set (``x in s``, ``d[x]``, ``d.get(x)``) whose keys are atoms or values equal to no
-# card.  The lookup then finds an atom only as itself, whatever the hashes: a key equal
-# to a card would be found (or skipped) by the hash of the card the atom stands for.
-# Building a set or iterating one is not allowed (a set's order follows the hashes).
-_LOOKUPS = {"CONTAINS_OP": 0, "BINARY_SUBSCR": 1, "STORE_SUBSCR": 1, "DELETE_SUBSCR": 1}
-_DICT_METHODS = frozenset({
-    "get", "setdefault", "pop", "__getitem__", "__contains__", "__setitem__", "__delitem__",
-})
-_DICTS = (dict, collections.Counter, collections.defaultdict, collections.OrderedDict)
-_HASHED = (set, frozenset, *_DICTS)
 _KEY_TYPES = (int, str, bool, float, bytes, type(None))
 _OTHERS = frozenset({*_KEY_TYPES, tuple, frozenset})
-# (popped, pushed) of the instructions a container's expression may be made of.
-_LOADS = {"LOAD_FAST": (0, 1), "LOAD_CONST": (0, 1), "LOAD_DEREF": (0, 1), "LOAD_CLOSURE": (0, 1),
-          "LOAD_NAME": (0, 1), "LOAD_ATTR": (1, 1), "LOAD_METHOD": (1, 2), "PUSH_NULL": (0, 1),
-          "BINARY_OP": (2, 1), "COMPARE_OP": (2, 1), "BINARY_SUBSCR": (2, 1), "IS_OP": (2, 1),
-          "CONTAINS_OP": (2, 1), "UNARY_NOT": (1, 1), "UNARY_NEGATIVE": (1, 1), "KW_NAMES": (0, 0)}
-_CODE: dict[types.CodeType, tuple[list[dis.Instruction], dict[int, int], frozenset[int]]] = {}
-
-
-def _code(code: types.CodeType) -> tuple[list[dis.Instruction], dict[int, int], frozenset[int]]:
-    """The instructions of ``code``, their index by offset, and the jump targets (cached:
-    a function of the code object)."""
-    found = _CODE.get(code)
-    if found is None:
-        instructions = list(dis.get_instructions(code))
-        targets = frozenset(ins.offset for ins in instructions if ins.is_jump_target)
-        found = _CODE[code] = (instructions, {ins.offset: i for i, ins in enumerate(instructions)}, targets)
-    return found
-
-
-def _pops_pushes(ins: dis.Instruction) -> tuple[int, int] | None:
-    if ins.opname == "LOAD_GLOBAL":
-        return (0, 2) if sys.version_info >= (3, 11) and ins.arg is not None and ins.arg & 1 else (0, 1)
-    if ins.opname in ("BUILD_TUPLE", "BUILD_LIST"):
-        return (ins.arg or 0, 1)
-    return _LOADS.get(ins.opname)
-
-
-def _producer(
-    instructions: list[dis.Instruction], targets: frozenset[int], pos: int, depth: int
-) -> tuple[int, int] | None:
-    """The instruction (its index) that pushed the stack item ``depth`` below the top just
-    before instruction ``pos``, and which of its pushed items it is (0: the lowest);
-    None unless the code between is straight-line code of known instructions."""
-    need = depth
-    i = pos - 1
-    while i >= 0:
-        ins = instructions[i]
-        if instructions[i + 1].offset in targets:
-            return None  # another path joins here: the stack is not this path's alone
-        if ins.opname in ("NOP", "EXTENDED_ARG", "CACHE", "PRECALL"):
-            i -= 1
-            continue
-        effect = _pops_pushes(ins)
-        if effect is None:
-            return None
-        popped, pushed = effect
-        if need < pushed:
-            return i, pushed - 1 - need
-        need += popped - pushed
-        i -= 1
-    return None
-
-
-_UNKNOWN = object()
-# What reading an attribute may run code for (a property, a method being bound).
-_RUNS_CODE = (property, types.GetSetDescriptorType, types.FunctionType, classmethod, staticmethod)
-
-
-def _value(frame: types.FrameType, instructions: list[dis.Instruction], targets: frozenset[int],
-           at: tuple[int, int] | None) -> Any:
-    """The value a load instruction pushed (``_UNKNOWN`` unless it is a plain read)."""
-    if at is None or (at[1] != 0 and instructions[at[0]].opname != "LOAD_GLOBAL"):
-        return _UNKNOWN
-    ins = instructions[at[0]]
-    name = ins.argval
-    if ins.opname == "LOAD_CONST":
-        return ins.argval
-    if ins.opname in ("LOAD_FAST", "LOAD_DEREF", "LOAD_CLOSURE"):
-        return frame.f_locals.get(name, _UNKNOWN)
-    if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
-        if ins.opname == "LOAD_NAME" and name in frame.f_locals:
-            return frame.f_locals[name]
-        if name in frame.f_globals:
-            return frame.f_globals[name]
-        return getattr(frame.f_builtins, "get", lambda *_: _UNKNOWN)(name, _UNKNOWN) \
-            if isinstance(frame.f_builtins, dict) else _UNKNOWN
-    if ins.opname == "LOAD_ATTR":
-        owner = _value(frame, instructions, targets, _producer(instructions, targets, at[0], 0))
-        if owner is _UNKNOWN:
-            return _UNKNOWN
-        try:
-            found = inspect.getattr_static(owner, name)
-        except AttributeError:
-            return _UNKNOWN
-        if type(found) is types.MemberDescriptorType:  # a slot: reading it runs no code
-            try:
-                return found.__get__(owner, type(owner))
-            except AttributeError:
-                return _UNKNOWN
-        if isinstance(found, _RUNS_CODE):
-            return _UNKNOWN
-        return found
-    return _UNKNOWN
-
-
-def _lookup_container(frame: types.FrameType) -> Any:
-    """The dict or set an atom is being looked up in by the current instruction of
-    ``frame`` (``_UNKNOWN`` when it is not a lookup whose container can be read)."""
-    instructions, where, targets = _code(frame.f_code)
-    pos = where.get(frame.f_lasti)
-    if pos is None:
-        return _UNKNOWN
-    ins = instructions[pos]
-    depth = _LOOKUPS.get(ins.opname)
-    if depth is not None:
-        return _value(frame, instructions, targets, _producer(instructions, targets, pos, depth))
-    if ins.opname == "CALL" and pos and instructions[pos - 1].opname == "PRECALL":
-        argc = ins.arg or 0
-        method = _producer(instructions, targets, pos - 1, argc + 1)
-        receiver = _producer(instructions, targets, pos - 1, argc)
-        if method is None or receiver is None or method[0] != receiver[0]:
-            return _UNKNOWN
-        load = instructions[method[0]]
-        if load.opname != "LOAD_METHOD" or load.argval not in _DICT_METHODS:
-            return _UNKNOWN
-        owner = _value(frame, instructions, targets, _producer(instructions, targets, method[0], 0))
-        return owner if type(owner) in _DICTS else _UNKNOWN
-    return _UNKNOWN
-
-
-def _keys_safe(container: Any, cards: frozenset[Any]) -> bool:
-    """Whether every key of ``container`` is an atom or holds no value equal to a card
-    (through tuples and frozensets; keys of other types are not looked into: unsafe)."""
-    if type(container) not in _HASHED:
-        return False
-    stack = list(container)
-    while stack:
-        key = stack.pop()
-        t = type(key)
-        if t is Atom:
-            continue
-        if t is tuple or t is frozenset:
-            stack.extend(key)
-            continue
-        if t not in _KEY_TYPES:
-            return False
-        if key in cards:
-            return False
-    return True
-
-
 # The evaluator's own modules, whose hashing only keys states (never decides a value).
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _INTERNAL = frozenset(
@@ -303,13 +148,8 @@ class Atom:
 
     def __hash__(self) -> int:
         card = object.__getattribute__(self, "_card")
-        watch: AtomWatch = object.__getattribute__(self, "_watch")
-        frame = sys._getframe(1)
-        if watch.armed and frame.f_code.co_filename not in _INTERNAL:
-            container = _lookup_container(frame)
-            if container is _UNKNOWN or not _keys_safe(container, watch.cards):
-                _seen(self, "the spec hashes a card other than to look it up in a dict or a set of cards "
-                      "(a set's order, hash(), or a lookup among values equal to cards could show it)")
+        if sys._getframe(1).f_code.co_filename not in _INTERNAL:
+            _seen(self, "the spec hashes a card (a set's order or a lookup could show which card it is)")
         return hash(card)
 
     def __getattribute__(self, name: str) -> Any:
@@ -376,6 +216,10 @@ for _name in _SPECIAL:
 del _name
 
 
+class _Refused(Exception):
+    """A state a traced run cannot stand for (``args[0]`` says why)."""
+
+
 class _Mapping:
     """Turns the cards a renaming can see into atoms (``to_atoms``) or back; duck-typed
     as the ``index`` of :func:`~drawdsl.reductions.rename_spec` (the renaming is this map)."""
@@ -399,6 +243,10 @@ class _Mapping:
             moved = [self.rename(x) for x in members]
             if all(a is b for a, b in zip(moved, members, strict=True)):
                 return value
+            if self.to_atoms:
+                # A set of atoms would be found by the hashes of its cards: a lookup of a
+                # value equal to a card could tell the atoms apart without touching them.
+                raise _Refused("the spec keeps a set of cards (its lookups could tell cards apart)")
             return frozenset(moved)
         if not self.to_atoms:
             if issubclass(t, _Probe):
@@ -420,6 +268,27 @@ class _Mapping:
         except TypeError:
             return value
         return value if i is None else self.atoms[i]
+
+
+_QUIET = (StopIteration, StopAsyncIteration, GeneratorExit, Unfaithful, Seen)
+
+
+def _catching(watch: AtomWatch) -> Callable[..., Any]:
+    """A trace function (``sys.settrace``) recording in ``watch`` any error raised in the
+    spec's own code, caught or not: an error a builtin raises on an atom but not on a
+    card (``"".join([card])``), swallowed by the spec, would leave no other trace."""
+
+    def local(frame: types.FrameType, event: str, arg: Any) -> Any:
+        if event == "exception" and watch.use is None and frame.f_code.co_filename not in _INTERNAL \
+                and not issubclass(arg[0], _QUIET):
+            watch.use = f"the spec raised {arg[0].__name__} on a traced card (caught or not)"
+        return local
+
+    def call(frame: types.FrameType, event: str, arg: Any) -> Any:
+        frame.f_trace_lines = False
+        return local
+
+    return call
 
 
 def _atoms_inside(value: Any, limit: int = 20_000) -> bool | None:
@@ -501,13 +370,18 @@ class Tracer:
         watch = AtomWatch(self.values)
         atoms = [Atom(card if type(card) is not Token else card.name, watch) for card in self.cards]
         spare = Watch()
+        previous = sys.gettrace()
+        sys.settrace(_catching(watch))
         try:
             return self._run(head, drawn, child, extra, avail, watch, atoms, spare)
+        except _Refused as refused:
+            return str(refused)
         except (Unfaithful, Seen):
             return watch.use or "the spec reads a field of a card it does not read otherwise"
         except Exception:  # any error in a traced run means: not shown
             return watch.use or "the spec raised an error on a traced card"
         finally:
+            sys.settrace(previous)
             watch.close()
             spare.signals = sys.maxsize // 2
 
@@ -574,6 +448,8 @@ def _traceable(cards: tuple[Any, ...]) -> str | None:
             values.append(card.name)
         else:
             values.append(card)
+    if any(value is None or type(value) is bool for value in values):
+        return "a card is None, True or False (a spec may test it with `is`)"
     try:
         for i, a in enumerate(values):
             if a != a:
