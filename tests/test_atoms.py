@@ -301,3 +301,49 @@ def test_counts_of_the_two_routes_agree_on_a_bigger_deck() -> None:
     result, log = traced_first(spec, deck)
     assert log.symmetric
     assert result == chances(spec, deck, symmetric=False)
+
+
+def _rank_pair(first: Any, card: Any) -> Any:
+    if first is None:
+        return card.rank
+    return done(card.rank == first)
+
+
+def _rank_is_ace(first: Any, card: Any) -> Any:
+    return card.rank if first is None else done(card.rank == 14)
+
+
+def _rank_above(first: Any, card: Any) -> Any:
+    return card.rank if first is None else done(card.rank > first)
+
+
+def _reads_suit(first: Any, card: Any) -> Any:
+    return card.rank if first is None else done(card.rank == first and card.suit == "S")
+
+
+PROBED = [
+    ("the rank kept and compared", _rank_pair, True),
+    ("a named rank", _rank_is_ace, False),
+    ("ranks ordered", _rank_above, False),
+    ("a hidden field read", _reads_suit, False),
+]
+
+
+@pytest.mark.parametrize("title, step, shown", PROBED, ids=[row[0] for row in PROBED])
+def test_probe_cards_hand_their_rank_as_an_atom(title: str, step: Any, shown: bool) -> None:
+    from drawdsl.probes import ProbePlan, Seen
+
+    real = Cards([card for card in standard_deck().distinct() if card.rank >= 12 and card.suit in "SH"])
+    plan = ProbePlan.of(real)
+    assert plan is not None
+    tokens, _ = plan.deck(frozenset({"rank"}))
+    spec = loop(None, step)
+    try:
+        answer = traced(spec, tokens)
+    except Seen:  # the real run reads a hidden field: chances shows it and starts again
+        answer = None
+    assert (answer is not None) == shown, title
+    truth = brute_force(spec, real)
+    if answer is not None:
+        assert answer == truth
+    assert chances(spec, real) == truth
