@@ -16,8 +16,9 @@ Two reductions make natural specs fast without the user's help:
   card drawn gives the renamed next state, at every state, including states the
   reduced evaluation never visits.  So it is used only when traced runs
   (:mod:`drawdsl.atoms`) show it at every state the evaluation visits, for all the
-  renamings of each at once, or when :func:`prove_symmetry` has explored the spec's whole state graph (every state reachable by drawing any
-  card at any point, closed under renaming) and checked, at every node, for two
+  renamings of each at once, or when :func:`prove_symmetry` has explored the spec's
+  whole state graph (every state reachable by drawing any card at any point, closed
+  under renaming) and checked, at every node, for two
   permutations that generate all renamings, that the continuation of the renamed
   state on the renamed card equals the renamed continuation, and that no finished
   value holds a card.  A spec whose graph is too big, or that fails one check,
