@@ -113,9 +113,10 @@ def chances(
       cards).  Checked at every transition; a class splits the moment two of its
       cards lead apart.
     * ``symmetric``: decks that differ by a renaming of cards the spec cannot see
-      merge (War's "abstract deck").  Used only when the spec's whole state graph
-      has been explored and checked to be blind to renamings, and no finished value
-      holds a card; otherwise the evaluation goes on without it.
+      merge (War's "abstract deck").  Used only where it is shown: by traced runs
+      (:mod:`drawdsl.atoms`) at every state the evaluation visits, or by exploring
+      the spec's whole state graph; a finished value that holds a card, or any
+      use a renaming could see, and the evaluation goes on without it.
 
     Neither applies to weighted sources or to ``merge=False``.
 
