@@ -424,7 +424,7 @@ class Tracer:
         watch.armed = False
         if watch.use is not None:
             return watch.use
-        found = _atoms_inside(restored)
+        found = _atoms_inside(_own_part(restored, child))
         if found is None:
             return "a traced state is too large to look through"
         if found:
@@ -432,6 +432,17 @@ class Tracer:
         if more or restored != child:
             return "a traced card leads elsewhere than the card"
         return None
+
+
+def _own_part(restored: Any, child: Any) -> Any:
+    """What of ``restored`` may hold an atom: a loop's state alone when its step is the
+    real child's own step object (a spec is pure, so the traced run cannot have put an
+    atom into an object it shares with the real run), else all of it."""
+    key, real = getattr(restored, "key", None), getattr(child, "key", None)
+    if type(key) is tuple and type(real) is tuple and len(key) == 2 == len(real) \
+            and key[0] == "loop" == real[0] and key[1].step is real[1].step:
+        return key[1].state
+    return restored
 
 
 def _traceable(cards: tuple[Any, ...]) -> str | None:
