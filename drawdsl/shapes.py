@@ -247,20 +247,22 @@ def evaluate_shapes(
                 parent = heads[hid]
                 p = len(parent.pins)
                 pins = parent.pins
-                row: dict[int, tuple[int, Any, Any]] = {}
+                # The transition of each pinned card (by position), then the free one's.
+                row: list[tuple[int, Any, Any] | None] = [None] * (p + 1)
                 for shape, weight in states.items():
                     for i in range(p + top):
                         count = shape[i]
                         if not count:
                             continue
                         if i < p:
-                            drawn, k, multiplier = pins[i], 0, count
+                            at, k, multiplier = i, 0, count
                         else:
-                            drawn, k = parent.first_free, i - p + 1
+                            at, k = p, i - p + 1
                             multiplier = count * k
-                        move = row.get(drawn)
+                        move = row[at]
                         if move is None:
-                            move = row[drawn] = transition(
+                            drawn = pins[i] if i < p else parent.first_free
+                            move = row[at] = transition(
                                 parent, anys, drawn, left - anys, new, new_heads, new_ids
                             )
                         rule, into, how = move
