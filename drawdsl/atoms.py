@@ -49,6 +49,7 @@ True
 
 from __future__ import annotations
 
+import dis
 import gc
 import os
 import sys
@@ -273,6 +274,44 @@ class _Mapping:
 _QUIET = (StopIteration, StopAsyncIteration, GeneratorExit, Unfaithful, Seen)
 
 
+# A cache of a function of code objects: None when an ``is`` may meet a card, else the
+# global names its ``is`` compare with (each must name a type when the code runs).
+_IDENTITY: dict[types.CodeType, tuple[str, ...] | None] = {}
+_SINGLETONS = (None, True, False, Ellipsis)
+# The library's own code whose ``is`` only tests types and its own objects.
+_OURS = _INTERNAL | frozenset(os.path.join(_HERE, name) for name in ("probes.py", "combinators.py"))
+
+
+def _compares_identity(frame: types.FrameType) -> bool:
+    """Whether the code of ``frame`` has an ``is`` (or ``is not``) that could meet a card:
+    one whose right side is not the constant None, True, False or ``...``, nor a global
+    name of a type.  An atom is never a card of the deck to ``is`` (``card is ACE``)."""
+    code = frame.f_code
+    if code not in _IDENTITY:
+        names: list[str] | None = []
+        previous: Any = None
+        for ins in dis.get_instructions(code):
+            if ins.opname == "IS_OP" and names is not None:
+                if previous is not None and previous.opname == "LOAD_CONST" \
+                        and any(previous.argval is single for single in _SINGLETONS):
+                    pass
+                elif previous is not None and previous.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+                    names.append(previous.argval)
+                else:
+                    names = None
+            previous = ins
+        _IDENTITY[code] = None if names is None else tuple(names)
+    compared = _IDENTITY[code]
+    if compared is None:
+        return True
+    builtins = frame.f_builtins
+    for name in compared:
+        value = frame.f_globals.get(name, builtins.get(name) if isinstance(builtins, dict) else None)
+        if not isinstance(value, type):
+            return True
+    return False
+
+
 def _catching(watch: AtomWatch) -> Callable[..., Any]:
     """A trace function (``sys.settrace``) recording in ``watch`` any error raised in the
     spec's own code, caught or not: an error a builtin raises on an atom but not on a
@@ -286,6 +325,8 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
 
     def call(frame: types.FrameType, event: str, arg: Any) -> Any:
         frame.f_trace_lines = False
+        if watch.use is None and frame.f_code.co_filename not in _OURS and _compares_identity(frame):
+            watch.use = "the spec compares values with `is` (other than with None, True or False)"
         return local
 
     return call
@@ -459,6 +500,8 @@ def _traceable(cards: tuple[Any, ...]) -> str | None:
             values.append(card.name)
         else:
             values.append(card)
+    if len({type(value) for value in values}) > 1:
+        return "cards of more than one type (a spec may test type(card))"
     if any(value is None or type(value) is bool for value in values):
         return "a card is None, True or False (a spec may test it with `is`)"
     try:

@@ -220,7 +220,19 @@ def joined(first: Any, card: Any) -> Any:
     return done(text == "b")
 
 
+A_CARD = "a"
+
+
+def identity(first: Any, card: Any) -> Any:
+    return card if first is None else done(card is A_CARD)
+
+
+def typed_exactly(first: Any, card: Any) -> Any:
+    return card if first is None else done(type(card) is str and card == first)
+
+
 REFUSED = [
+    ("`is` against a card", loop(None, identity)),
     ("the rank pattern, a dict in a generator", pattern()),
     ("a dict of cards read at a named card", counts_named()),
     ("a set of cards read at a named card", loop(frozenset(), set_lookup)),
@@ -254,7 +266,15 @@ def test_a_box_holding_a_counter_is_fine() -> None:
     assert traced(spec, deck) == brute_force(spec, deck)
 
 
+def test_a_type_test_is_the_same_for_every_card_of_a_one_type_deck() -> None:
+    deck = Cards({"a": 2, "b": 1, "c": 1})
+    spec = loop(None, typed_exactly)
+    assert traced(spec, deck) is None  # the atom's type differs from the cards': refused
+    assert traced_first(spec, deck)[0] == brute_force(spec, deck)
+
+
 def test_equal_cards_of_different_types_are_not_traced() -> None:
+    assert Tracer(("a", 1)).usable is not None  # type(card) could tell them apart
     assert Tracer((1, True)).usable is not None
     assert Tracer((1.0, 2.0)).usable is None
     assert Tracer((float("nan"), 1.0)).usable is not None
