@@ -25,10 +25,12 @@ atom for atom, the run at every renamed ``(g s, g c)``.  So the spec is equivari
 the whole orbit of every state the evaluation visits, and the symmetric evaluation
 only reaches states in those orbits (each state it keeps stands for its renamings).
 The comparison with the real continuation checks, at each visited state, that the
-atoms behaved as the cards do.  What is not watched, as for probe cards: ``type()``,
-``id()`` and ``is`` against a value that is not a card of the deck (a card ``None``
-tested with ``is None``).  A spec that tells cards apart that way must pass
-``symmetric=False``.
+atoms behaved as the cards do.  ``type()`` is not watched, so a deck of more than one
+type of card is never traced (with one type, a type test goes the same way for every
+card, and the comparison with the real continuation sees the atom's differ); nor is
+``is``, so code that compares with ``is`` other than with None, True, False or a type
+refuses the run, and a deck holding None, True or False is never traced.  ``id()`` is
+not watched: a spec that tells cards apart by identity must pass ``symmetric=False``.
 
 >>> tracer = Tracer(("a", "b"))
 >>> from drawdsl import loop, fail, done
