@@ -51,8 +51,10 @@ True
 
 from __future__ import annotations
 
+import _thread
 import dis
 import gc
+import operator
 import os
 import sys
 import types
@@ -124,6 +126,9 @@ _INTERNAL = frozenset(
 )
 
 
+_ATOM_HASH = 0x5EED_A70
+
+
 class Atom:
     """A card in a traced run: equal only to itself, and nothing else about it shows."""
 
@@ -150,10 +155,11 @@ class Atom:
         return True
 
     def __hash__(self) -> int:
-        card = object.__getattribute__(self, "_card")
         if sys._getframe(1).f_code.co_filename not in _INTERNAL:
             _seen(self, "the spec hashes a card (a set's order or a lookup could show which card it is)")
-        return hash(card)
+        # The same for every atom: the evaluator's own keys of a traced state do not
+        # depend on which card an atom stands for (its card's hash would tell).
+        return _ATOM_HASH
 
     def __getattribute__(self, name: str) -> Any:
         if name == "__class__" and sys._getframe(1).f_code.co_filename in _INTERNAL:
@@ -280,6 +286,7 @@ _QUIET = (StopIteration, StopAsyncIteration, GeneratorExit, Unfaithful, Seen)
 # global names its ``is`` compare with (each must name a type when the code runs).
 _IDENTITY: dict[types.CodeType, tuple[str, ...] | None] = {}
 _SINGLETONS = (None, True, False, Ellipsis)
+_LOADS_NAME = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "LOAD_ATTR", "LOAD_METHOD", "IMPORT_FROM", "LOAD_DEREF"})
 # The library's own code whose ``is`` only tests types and its own objects.
 _OURS = _INTERNAL | frozenset(os.path.join(_HERE, name) for name in ("probes.py", "combinators.py"))
 
@@ -293,6 +300,9 @@ def _compares_identity(frame: types.FrameType) -> bool:
         names: list[str] | None = []
         previous: Any = None
         for ins in dis.get_instructions(code):
+            if ins.opname in _LOADS_NAME and ins.argval in _REVEALING:
+                names = None
+                break
             if ins.opname == "IS_OP" and names is not None:
                 if previous is not None and previous.opname == "LOAD_CONST" \
                         and any(previous.argval is single for single in _SINGLETONS):
@@ -314,6 +324,49 @@ def _compares_identity(frame: types.FrameType) -> bool:
     return False
 
 
+# Names whose use can compare cards without calling an atom's methods (identity, a
+# comparison method called directly, reference counts): code that loads one refuses.
+_REVEALING = frozenset({
+    "__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__", "is_", "is_not", "id",
+    "getrefcount", "get_referrers", "get_referents",
+})
+# C functions that tell objects apart without calling them, or run code this trace cannot
+# see (another thread): a traced run that calls one is refused.
+_DENIED_C = frozenset(
+    id(f) for f in (
+        id, operator.is_, operator.is_not, sys.getrefcount, gc.get_referrers, gc.get_referents,
+        _thread.start_new_thread,
+        *[vars(_thread)[name] for name in ("start_joinable_thread",) if name in vars(_thread)],
+        *([os.fork] if hasattr(os, "fork") else []),
+    )
+)
+# The comparison and hashing methods of the library's own objects (specs): called from the
+# spec's code on a traced state they would compare or hash its atoms by their keys.
+_DUNDERS = frozenset({"__eq__", "__ne__", "__hash__"})
+_SPEC_FILES = frozenset(os.path.join(_HERE, name) for name in ("spec.py", "combinators.py"))
+
+
+def _profiling(watch: AtomWatch) -> Callable[..., Any]:
+    """A profile function (``sys.setprofile``) recording in ``watch`` a call of a denied C
+    function, and a call from the spec's code of an equality or hash method of the
+    library's own objects (a spec holding atoms compared or hashed by the spec)."""
+
+    def profile(frame: types.FrameType, event: str, arg: Any) -> None:
+        if watch.use is not None:
+            return
+        if event == "c_call":
+            if id(arg) in _DENIED_C and frame.f_code.co_filename not in _OURS:
+                watch.use = f"the spec calls {getattr(arg, '__name__', arg)}() on a traced card"
+        elif event == "call":
+            code = frame.f_code
+            if code.co_name in _DUNDERS and code.co_filename in _SPEC_FILES:
+                caller = frame.f_back
+                if caller is not None and caller.f_code.co_filename not in _OURS:
+                    watch.use = "the spec compares or hashes the library's objects (specs) holding cards"
+
+    return profile
+
+
 def _catching(watch: AtomWatch) -> Callable[..., Any]:
     """A trace function (``sys.settrace``) recording in ``watch`` any error raised in the
     spec's own code, caught or not: an error a builtin raises on an atom but not on a
@@ -328,7 +381,8 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
     def call(frame: types.FrameType, event: str, arg: Any) -> Any:
         frame.f_trace_lines = False
         if watch.use is None and frame.f_code.co_filename not in _OURS and _compares_identity(frame):
-            watch.use = "the spec compares values with `is` (other than with None, True or False)"
+            watch.use = ("the spec compares values with `is` (other than with None, True, False or a type), "
+                         "or uses id(), operator.is_ or a comparison method by name")
         return local
 
     return call
@@ -413,8 +467,9 @@ class Tracer:
         watch = AtomWatch(self.values)
         atoms = [Atom(card if type(card) is not Token else card.name, watch) for card in self.cards]
         spare = Watch()
-        previous = sys.gettrace()
+        previous, profiler = sys.gettrace(), sys.getprofile()
         sys.settrace(_catching(watch))
+        sys.setprofile(_profiling(watch))
         try:
             return self._run(head, drawn, child, extra, avail, watch, atoms, spare)
         except _Refused as refused:
@@ -424,6 +479,7 @@ class Tracer:
         except Exception:  # any error in a traced run means: not shown
             return watch.use or "the spec raised an error on a traced card"
         finally:
+            sys.setprofile(profiler)
             sys.settrace(previous)
             watch.close()
             spare.signals = sys.maxsize // 2
@@ -502,8 +558,11 @@ def _traceable(cards: tuple[Any, ...]) -> str | None:
             values.append(card.name)
         else:
             values.append(card)
-    if len({type(value) for value in values}) > 1:
+    kinds = {type(value) for value in values}
+    if len(kinds) > 1:
         return "cards of more than one type (a spec may test type(card))"
+    if not kinds <= {str, int, float, bytes, *NAME_TYPES}:
+        return "cards that are not plain str, int, float or bytes values"
     if any(value is None or type(value) is bool for value in values):
         return "a card is None, True or False (a spec may test it with `is`)"
     try:

@@ -4,6 +4,8 @@ that only compare cards are shown symmetric this way (no state graph)."""
 
 from __future__ import annotations
 
+import _thread
+import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +16,19 @@ from oracle import brute_force
 from strategies import decks, specs
 from test_adversarial_properties import adversarial_specs
 
-from drawdsl import Cards, Distribution, Spec, chances, done, draw, fail, generate, loop, standard_deck
+from drawdsl import (
+    Cards,
+    Distribution,
+    Spec,
+    chances,
+    done,
+    draw,
+    draw_one,
+    fail,
+    generate,
+    loop,
+    standard_deck,
+)
 from drawdsl.atoms import Atom, AtomWatch, Tracer, Unfaithful, Untraced
 from drawdsl.exact import _evaluate_deck, _evaluate_reduced, _Log
 from drawdsl.shapes import Unshaped, evaluate_shapes
@@ -229,6 +243,69 @@ def identity(first: Any, card: Any) -> Any:
 
 def typed_exactly(first: Any, card: Any) -> Any:
     return card if first is None else done(type(card) is str and card == first)
+
+
+def swallow_in_thread(card: Any) -> bool:
+    """A TypeError a builtin raises on an atom, swallowed in another thread (a trace
+    function sees one thread only)."""
+    lock = _thread.allocate_lock()
+    lock.acquire()
+    out: list[bool] = []
+
+    def run() -> None:
+        try:
+            out.append("".join([card]) == "c")
+        except TypeError:
+            out.append(False)
+        lock.release()
+
+    _thread.start_new_thread(run, ())
+    lock.acquire()
+    return out[0]
+
+
+# Found by an adversarial review: ways to tell cards apart without calling an atom.
+SNEAKY = [
+    ("specs compared", lambda f, c: done(done(c) == done("c"))),
+    ("loops compared", lambda f, c: done(loop(c, max) == loop("c", max))),
+    ("keyed draws compared", lambda f, c: done(draw_one(fail, key=c) == draw_one(fail, key="c"))),
+    ("a spec looked up in a set", lambda f, c: done(done(c) in {done("c")})),
+    ("operator.is_", lambda f, c: done(operator.is_(c, "c"))),
+    ("a comparison method by name", lambda f, c: done("c".__eq__(c) is True)),
+    ("the hash of a spec", lambda f, c: done(hash(done(c)) % 2)),
+    ("a set of specs iterated",
+     lambda f, c: c if f is None else done(next(iter({done(f), done(c)})) == done(c))),
+    ("a builtin's error swallowed in a thread", lambda f, c: done(swallow_in_thread(c))),
+    ("id()", lambda f, c: c if f is None else done(id(c) < id(f))),
+]
+
+
+@pytest.mark.parametrize("title, step", SNEAKY, ids=[row[0] for row in SNEAKY])
+def test_sneaky_comparisons_are_refused(title: str, step: Any) -> None:
+    deck = Cards({"a": 1, "b": 1, "c": 1})
+    spec = loop(None, step)
+    assert traced(spec, deck) is None, title
+    if title != "id()":  # id() compares memory addresses: no fixed answer
+        assert traced_first(spec, deck)[0] == brute_force(spec, deck)
+
+
+def test_cards_that_are_types_are_not_traced() -> None:
+    spec = loop(None, lambda f, c: done(c is str))
+    deck = Cards({int: 1, float: 1, str: 1})
+    assert traced(spec, deck) is None
+    assert traced_first(spec, deck)[0] == brute_force(spec, deck)
+
+
+def _pairs_then_named(state: tuple[int, Any, int], card: Any) -> Any:
+    left, previous, pairs = state
+    pairs += card == previous
+    return done((pairs, done(card) == done("c"))) if left == 1 else (left - 1, card, pairs)
+
+
+def test_the_default_route_is_exact_on_a_spec_comparing_specs() -> None:
+    deck = Cards({name: 2 for name in "abcdefgh"})
+    spec = loop((10, None, 0), _pairs_then_named)
+    assert chances(spec, deck) == chances(spec, deck, symmetric=False, lump=False, probe=False)
 
 
 REFUSED = [
