@@ -29,8 +29,13 @@ atoms behaved as the cards do.  ``type()`` is not watched, so a deck of more tha
 type of card is never traced (with one type, a type test goes the same way for every
 card, and the comparison with the real continuation sees the atom's differ); nor is
 ``is``, so code that compares with ``is`` other than with None, True, False or a type
-refuses the run, and a deck holding None, True or False is never traced.  ``id()`` is
-not watched: a spec that tells cards apart by identity must pass ``symmetric=False``.
+refuses the run, and a deck holding None, True or False is never traced.  The trace
+also refuses code that names ``id``, ``operator.is_`` or a comparison method, calls
+of the library's own ``__eq__``/``__hash__`` from the spec's code (a spec's key
+compares an atom by its type tag), and a thread started (the trace sees one thread).
+Atoms all hash alike, so the evaluator's own keys of a traced state do not depend on
+the cards.  Identity read where the trace cannot see it (a function handed to C code)
+is not watched: a spec that tells cards apart by identity must pass ``symmetric=False``.
 
 >>> tracer = Tracer(("a", "b"))
 >>> from drawdsl import loop, fail, done
