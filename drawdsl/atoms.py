@@ -137,10 +137,9 @@ _ATOM_HASH = 0x5EED_A70
 class Atom:
     """A card in a traced run: equal only to itself, and nothing else about it shows."""
 
-    __slots__ = ("_card", "_watch")
+    __slots__ = ("_watch",)  # not its card: no way around the watch can read it
 
-    def __init__(self, card: Any, watch: AtomWatch) -> None:
-        object.__setattr__(self, "_card", card)
+    def __init__(self, watch: AtomWatch) -> None:
         object.__setattr__(self, "_watch", watch)
 
     def __eq__(self, other: object) -> bool:
@@ -148,7 +147,7 @@ class Atom:
             return self is other
         if not _unlike(self, other):
             _seen(self, "the spec compares a card with a value that is not a card it was handed")
-            return bool(object.__getattribute__(self, "_card") == other)
+            return False
         return False
 
     def __ne__(self, other: object) -> bool:
@@ -156,7 +155,7 @@ class Atom:
             return self is not other
         if not _unlike(self, other):
             _seen(self, "the spec compares a card with a value that is not a card it was handed")
-            return bool(object.__getattribute__(self, "_card") != other)
+            return True
         return True
 
     def __hash__(self) -> int:
@@ -170,7 +169,7 @@ class Atom:
         if name == "__class__" and sys._getframe(1).f_code.co_filename in _INTERNAL:
             return Atom  # isinstance() in the evaluator's own keys
         _seen(self, f"the spec reads .{name} of a card")
-        return getattr(object.__getattribute__(self, "_card"), name)
+        raise AttributeError(name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         _seen(self, "the spec sets an attribute of a card")
@@ -184,8 +183,7 @@ class Atom:
 def _unlike(atom: Atom, other: Any) -> bool:
     """Whether every card is unequal to ``other``, so comparing any atom with it gives
     False: plain cards and a plain value (or None, a tuple) equal to none of them."""
-    card = object.__getattribute__(atom, "_card")
-    if not isinstance(card, _KEY_TYPES) or type(other) not in _OTHERS:
+    if type(other) not in _OTHERS:
         return False
     watch: AtomWatch = object.__getattribute__(atom, "_watch")
     try:
@@ -206,7 +204,7 @@ def _using(name: str) -> Callable[..., Any]:
 
     def use(self: Atom, *args: Any, **kwargs: Any) -> Any:
         _seen(self, what)
-        return getattr(object.__getattribute__(self, "_card"), f"__{name}__")(*args, **kwargs)
+        raise TypeError(f"a traced card cannot be used with __{name}__")
 
     return use
 
@@ -238,17 +236,20 @@ class _Mapping:
     """Turns the cards a renaming can see into atoms (``to_atoms``) or back; duck-typed
     as the ``index`` of :func:`~drawdsl.reductions.rename_spec` (the renaming is this map)."""
 
-    __slots__ = ("tracer", "atoms", "to_atoms")
+    __slots__ = ("tracer", "atoms", "to_atoms", "values")
 
     def __init__(self, tracer: Tracer, atoms: Sequence[Atom], to_atoms: bool) -> None:
         self.tracer = tracer
         self.atoms = atoms
         self.to_atoms = to_atoms
+        #: Each atom's card (a probe card's name), by the atom's identity.
+        self.values = {id(atom): card.name if type(card) is Token else card
+                       for atom, card in zip(atoms, tracer.cards, strict=True)}
 
     def rename(self, value: Any, perm: Any = None) -> Any:
         t = type(value)
         if t is Atom:
-            return object.__getattribute__(value, "_card") if not self.to_atoms else value
+            return self.values[id(value)] if not self.to_atoms else value
         if t is tuple:
             items = [self.rename(x) for x in value]
             return value if all(a is b for a, b in zip(items, value, strict=True)) else tuple(items)
@@ -333,13 +334,17 @@ def _compares_identity(frame: types.FrameType) -> bool:
 # comparison method called directly, reference counts): code that loads one refuses.
 _REVEALING = frozenset({
     "__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__", "is_", "is_not", "id",
-    "getrefcount", "get_referrers", "get_referents",
+    "getrefcount", "get_referrers", "get_referents", "get_objects", "__getattribute__",
+    # the evaluator's frames and hooks (a spec reading them could find the real card)
+    "_getframe", "currentframe", "f_back", "f_locals", "tb_frame", "gi_frame", "settrace",
+    "setprofile", "gettrace", "getprofile",
 })
 # C functions that tell objects apart without calling them, or run code this trace cannot
 # see (another thread): a traced run that calls one is refused.
 _DENIED_C = frozenset(
     id(f) for f in (
         id, operator.is_, operator.is_not, sys.getrefcount, gc.get_referrers, gc.get_referents,
+        gc.get_objects, sys._getframe, sys.settrace, sys.setprofile, object.__getattribute__,
         _thread.start_new_thread,
         *[vars(_thread)[name] for name in ("start_joinable_thread",) if name in vars(_thread)],
         *([os.fork] if hasattr(os, "fork") else []),
@@ -470,13 +475,17 @@ class Tracer:
             return self.usable
         self.checks += 1
         watch = AtomWatch(self.values)
-        atoms = [Atom(card if type(card) is not Token else card.name, watch) for card in self.cards]
+        atoms = [Atom(watch) for _ in self.cards]
         spare = Watch()
         previous, profiler = sys.gettrace(), sys.getprofile()
         sys.settrace(_catching(watch))
         sys.setprofile(_profiling(watch))
+        trace, profile = sys.gettrace(), sys.getprofile()
         try:
-            return self._run(head, drawn, child, extra, avail, watch, atoms, spare)
+            why = self._run(head, drawn, child, extra, avail, watch, atoms, spare)
+            if sys.gettrace() is not trace or sys.getprofile() is not profile:
+                return "the spec changed the interpreter's trace or profile hooks"
+            return why
         except _Refused as refused:
             return str(refused)
         except (Unfaithful, Seen):
