@@ -292,7 +292,10 @@ _QUIET = (StopIteration, StopAsyncIteration, GeneratorExit, Unfaithful, Seen)
 # global names its ``is`` compare with (each must name a type when the code runs).
 _IDENTITY: dict[types.CodeType, tuple[str, ...] | None] = {}
 _SINGLETONS = (None, True, False, Ellipsis)
-_LOADS_NAME = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "LOAD_ATTR", "LOAD_METHOD", "IMPORT_FROM", "LOAD_DEREF"})
+_LOADS_NAME = frozenset({
+    "LOAD_GLOBAL", "LOAD_NAME", "LOAD_ATTR", "LOAD_METHOD", "IMPORT_FROM", "IMPORT_NAME", "LOAD_DEREF",
+})
+_ATTRIBUTES = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
 # The library's own code whose ``is`` only tests types and its own objects.
 _OURS = _INTERNAL | frozenset(os.path.join(_HERE, name) for name in ("probes.py", "combinators.py"))
 
@@ -306,8 +309,11 @@ def _compares_identity(frame: types.FrameType) -> bool:
         names: list[str] | None = []
         previous: Any = None
         for ins in dis.get_instructions(code):
-            if ins.opname in _LOADS_NAME and ins.argval in _REVEALING:
-                names = None
+            if ins.opname in _LOADS_NAME and (
+                ins.argval in _REVEALING
+                or (ins.opname in _ATTRIBUTES and ins.argval.startswith("__") and ins.argval.endswith("__"))
+            ):
+                names = None  # a name that can tell an atom from a card, or a special method by name
                 break
             if ins.opname == "IS_OP" and names is not None:
                 if previous is not None and previous.opname == "LOAD_CONST" \
@@ -338,6 +344,8 @@ _REVEALING = frozenset({
     # the evaluator's frames and hooks (a spec reading them could find the real card)
     "_getframe", "currentframe", "f_back", "f_locals", "tb_frame", "gi_frame", "settrace",
     "setprofile", "gettrace", "getprofile",
+    # what tells an atom's type from a card's without calling it (type(card) is str)
+    "type", "callable", "getsizeof", "builtins", "__builtins__", "globals", "vars", "locals", "modules",
 })
 # C functions that tell objects apart without calling them, or run code this trace cannot
 # see (another thread): a traced run that calls one is refused.
@@ -392,7 +400,8 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
         frame.f_trace_lines = False
         if watch.use is None and frame.f_code.co_filename not in _OURS and _compares_identity(frame):
             watch.use = ("the spec compares values with `is` (other than with None, True, False or a type), "
-                         "or uses id(), operator.is_ or a comparison method by name")
+                         "or names what can tell a traced card from a card (type, callable, id, "
+                         "operator.is_, a special method, the interpreter's frames or hooks)")
         return local
 
     return call

@@ -321,6 +321,24 @@ SNEAKY += [
 ]
 
 
+def _by_type(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    if type(card) is str:  # never true for an atom: the branch hides from the comparison
+        return done(card == first or card == "a")
+    return done(card == first)
+
+
+# Found by a third review: type-level facts read without calling the atom.
+SNEAKY += [
+    ("type()", _by_type),
+    ("callable()",
+     lambda f, c: c if f is None else done(c == f) if callable(c) else done(c == f or c == "a")),
+    ("object.__repr__",
+     lambda f, c: c if f is None else done(c == f or (object.__repr__(c)[1:5] == "str " and c == "a"))),
+]
+
+
 @pytest.mark.parametrize("title, step", SNEAKY, ids=[row[0] for row in SNEAKY])
 def test_sneaky_comparisons_are_refused(title: str, step: Any) -> None:
     deck = Cards({"a": 1, "b": 1, "c": 1})
@@ -343,10 +361,29 @@ def _pairs_then_named(state: tuple[int, Any, int], card: Any) -> Any:
     return done((pairs, done(card) == done("c"))) if left == 1 else (left - 1, card, pairs)
 
 
-def test_the_default_route_is_exact_on_a_spec_comparing_specs() -> None:
+def _counting_h(state: tuple[int, Any, int, int], card: Any) -> Any:
+    left, previous, pairs, hs = state
+    pairs += card == previous
+    if type(card) is str:
+        hs += card == "h"
+    return done((pairs, hs)) if left == 1 else (left - 1, card, pairs, hs)
+
+
+@pytest.mark.parametrize(
+    "spec", [loop((10, None, 0), _pairs_then_named), loop((10, None, 0, 0), _counting_h)]
+)
+def test_the_default_route_is_exact_on_sneaky_specs(spec: Spec[Any]) -> None:
     deck = Cards({name: 2 for name in "abcdefgh"})
-    spec = loop((10, None, 0), _pairs_then_named)
     assert chances(spec, deck) == chances(spec, deck, symmetric=False, lump=False, probe=False)
+
+
+def test_a_type_guarded_predicate_in_a_combinator_is_refused() -> None:
+    from drawdsl import draw_count
+
+    deck = Cards({"a": 2, "b": 1, "c": 1})
+    spec = draw_count(lambda c: type(c) is str and c == "b", 2)
+    assert traced(spec, deck) is None
+    assert traced_first(spec, deck)[0] == brute_force(spec, deck)
 
 
 REFUSED = [
