@@ -296,6 +296,14 @@ _LOADS_NAME = frozenset({
     "LOAD_GLOBAL", "LOAD_NAME", "LOAD_ATTR", "LOAD_METHOD", "IMPORT_FROM", "IMPORT_NAME", "LOAD_DEREF",
 })
 _ATTRIBUTES = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
+# Special methods that, called through a class on an atom (``object.__repr__(card)``),
+# read what it is without going through its own methods.
+_SPECIAL_NAMES = frozenset({
+    "__repr__", "__str__", "__format__", "__class__", "__dict__", "__sizeof__", "__reduce__",
+    "__reduce_ex__", "__dir__", "__getstate__", "__instancecheck__", "__subclasscheck__",
+    "__bool__", "__len__", "__iter__", "__contains__", "__getitem__", "__index__", "__int__",
+    "__float__",
+})
 # The library's own code whose ``is`` only tests types and its own objects.
 _OURS = _INTERNAL | frozenset(os.path.join(_HERE, name) for name in ("probes.py", "combinators.py"))
 
@@ -310,10 +318,9 @@ def _compares_identity(frame: types.FrameType) -> bool:
         previous: Any = None
         for ins in dis.get_instructions(code):
             if ins.opname in _LOADS_NAME and (
-                ins.argval in _REVEALING
-                or (ins.opname in _ATTRIBUTES and ins.argval.startswith("__") and ins.argval.endswith("__"))
+                ins.argval in _REVEALING or (ins.opname in _ATTRIBUTES and ins.argval in _SPECIAL_NAMES)
             ):
-                names = None  # a name that can tell an atom from a card, or a special method by name
+                names = None  # a name that can tell an atom from a card, or such a method by name
                 break
             if ins.opname == "IS_OP" and names is not None:
                 if previous is not None and previous.opname == "LOAD_CONST" \
