@@ -315,6 +315,9 @@ def _compares_identity(frame: types.FrameType) -> bool:
     code = frame.f_code
     if code not in _IDENTITY:
         names: list[str] | None = []
+        if any(type(const) is str and (const in _REVEALING or const in _SPECIAL_NAMES)
+               for const in code.co_consts):
+            names = None  # such a name as a string, for getattr
         previous: Any = None
         for ins in dis.get_instructions(code):
             if ins.opname in _LOADS_NAME and (
@@ -353,6 +356,8 @@ _REVEALING = frozenset({
     "setprofile", "gettrace", "getprofile",
     # what tells an atom's type from a card's without calling it (type(card) is str)
     "type", "callable", "getsizeof", "builtins", "__builtins__", "globals", "vars", "locals", "modules",
+    # the garbage collector and other introspection (gc.is_tracked(card): an atom is tracked)
+    "gc", "is_tracked", "is_finalized", "inspect", "ctypes",
 })
 # C functions that tell objects apart without calling them, or run code this trace cannot
 # see (another thread): a traced run that calls one is refused.
@@ -360,6 +365,7 @@ _DENIED_C = frozenset(
     id(f) for f in (
         id, operator.is_, operator.is_not, sys.getrefcount, gc.get_referrers, gc.get_referents,
         gc.get_objects, sys._getframe, sys.settrace, sys.setprofile, object.__getattribute__,
+        gc.is_tracked, *[vars(gc)[name] for name in ("is_finalized",) if name in vars(gc)],
         _thread.start_new_thread,
         *[vars(_thread)[name] for name in ("start_joinable_thread",) if name in vars(_thread)],
         *([os.fork] if hasattr(os, "fork") else []),

@@ -5,6 +5,7 @@ that only compare cards are shown symmetric this way (no state graph)."""
 from __future__ import annotations
 
 import _thread
+import gc
 import operator
 import sys
 from dataclasses import dataclass
@@ -329,8 +330,19 @@ def _by_type(first: Any, card: Any) -> Any:
     return done(card == first)
 
 
-# Found by a third review: type-level facts read without calling the atom.
+def _by_gc(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    if gc.is_tracked(card):  # an atom is tracked by the collector, a str card is not
+        return done(card == first)
+    return done(card == first or card == "a")
+
+
+# Found by a third and a fourth review: type-level facts read without calling the atom.
 SNEAKY += [
+    ("gc.is_tracked", _by_gc),
+    ("a special method by a string", lambda f, c: c if f is None else done(
+        c == f or (getattr(object, "__repr__")(c)[:4] == "'a'" and c == "a"))),  # noqa: B009
     ("type()", _by_type),
     ("callable()",
      lambda f, c: c if f is None else done(c == f) if callable(c) else done(c == f or c == "a")),
