@@ -67,7 +67,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from drawdsl.keys import strict_key
-from drawdsl.probes import NAME_TYPES, Hidden, Seen, Token, Watch, _hidden, _Probe
+from drawdsl.probes import NAME_TYPES, Hidden, Seen, Token, Watch, _hidden, _Probe, show
 from drawdsl.reductions import CardIndex, head_support, normal, rename_spec
 from drawdsl.spec import _Done, _Draw, _Fail, _spec_or_raise
 
@@ -496,6 +496,9 @@ class Tracer:
         if self.usable is not None:
             return self.usable
         self.checks += 1
+        raised = self._raises(head, drawn, avail)
+        if raised is not None:
+            return raised
         watch = AtomWatch(self.values)
         atoms = [Atom(watch) for _ in self.cards]
         spare = Watch()
@@ -519,6 +522,24 @@ class Tracer:
             sys.settrace(previous)
             watch.close()
             spare.signals = sys.maxsize // 2
+
+    def _raises(self, head: _Draw[Any], drawn: int, avail: int) -> str | None:
+        """Why the real card's run cannot be compared with a traced one: it raised an error
+        in the spec's code, even one the spec caught (a builtin that rejects the card but
+        accepts an atom, ``"x" % card``, would leave the traced run no trace of it)."""
+        record = AtomWatch()
+        previous = sys.gettrace()
+        sys.settrace(_catching(record))
+        try:
+            k = head.k
+            normal(_spec_or_raise(k(show(self.cards[drawn])), k, "the continuation"), avail)
+        except Exception:
+            return "the spec raised an error on a card"
+        finally:
+            sys.settrace(previous)
+        if record.use is not None:
+            return record.use.replace("a traced card", "a card") + " (an atom might not)"
+        return None
 
     def _run(
         self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int,

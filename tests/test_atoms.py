@@ -5,6 +5,7 @@ that only compare cards are shown symmetric this way (no state graph)."""
 from __future__ import annotations
 
 import _thread
+import functools
 import gc
 import operator
 import sys
@@ -338,8 +339,29 @@ def _by_gc(first: Any, card: Any) -> Any:
     return done(card == first or card == "a")
 
 
-# Found by a third and a fourth review: type-level facts read without calling the atom.
+def _raises(use: Any) -> bool:
+    try:
+        use()
+    except TypeError:
+        return True
+    return False
+
+
+def _by_format(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    try:
+        "x" % card  # noqa: F507, UP031 - a str card: TypeError; an atom (a mapping to %) passes
+    except TypeError:
+        return done(card == first or card == "a")
+    return done(card == first)
+
+
+# Found by a third, fourth and fifth review: type-level facts read without calling the atom.
 SNEAKY += [
+    ("'x' % card caught on the card only", _by_format),
+    ("functools.partial(card) caught on the card only", lambda f, c: c if f is None else done(
+        c == f or (_raises(lambda: functools.partial(c)) and c == "a"))),
     ("gc.is_tracked", _by_gc),
     ("a special method by a string", lambda f, c: c if f is None else done(
         c == f or (getattr(object, "__repr__")(c)[:4] == "'a'" and c == "a"))),  # noqa: B009

@@ -109,7 +109,7 @@ def test_the_52_card_sweep_asks_each_turn_a_few_cards() -> None:
     card.  So A's card is asked once per turn, and B's card twice (the pinned rank: a
     tie; any other).  The graph proof asks each of the graph's states every card; the
     traced runs (drawdsl.atoms) that show the symmetry instead ask each of those
-    3 * 26 questions once more, with atoms."""
+    3 * 26 questions twice more (the card again, watching for errors, then an atom)."""
     step = _CountedTieFree(26)
     deck = war.deck(13, 4).map(str)
     spec = loop((0, None), step)
@@ -122,7 +122,7 @@ def test_the_52_card_sweep_asks_each_turn_a_few_cards() -> None:
     assert chance(spec, deck) == war.no_tie_probability()
     # A plain start (stopped at ESCALATE_AT states), then the symmetric evaluation with
     # its traced runs: no graph (its 364 states asked all 13 cards would be 4,732 calls).
-    assert 2 * 3 * 26 < step.calls < 3 * 3 * 26 + 200
+    assert 3 * 3 * 26 < step.calls < 3 * 3 * 26 + 300  # the plain start: about 210 calls
 
 
 def test_cli_war_sweep_json(capsys: pytest.CaptureFixture[str]) -> None:
