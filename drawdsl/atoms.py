@@ -17,7 +17,8 @@ evaluation visits, which is all it needs:
   watch records it and the run stops (:class:`Unfaithful`, a ``BaseException``);
 * the traced continuation must hold atoms only where a renaming can see them, no card
   of the deck there that was not an atom (a constant), and, once its atoms are turned
-  back into the cards, equal the real continuation.
+  back into the cards, equal the real continuation; neither run may raise an error in
+  the spec's code, even one it catches (``sys.settrace``).
 
 Why this is sound.  A run that used its atoms only through identity computes the same
 thing for every renaming of them: the traced run at a state ``s`` and card ``c`` is,
