@@ -18,7 +18,8 @@ evaluation visits, which is all it needs:
 * the traced continuation must hold atoms only where a renaming can see them, no card
   of the deck there that was not an atom (a constant), and, once its atoms are turned
   back into the cards, equal the real continuation; neither run may raise an error in
-  the spec's code, even one it catches (``sys.settrace``).
+  the spec's code, even one it catches (``sys.settrace``), and both must run the same
+  functions of the spec (the collector is paused meanwhile).
 
 Why this is sound.  A run that used its atoms only through identity computes the same
 thing for every renaming of them: the traced run at a state ``s`` and card ``c`` is,
@@ -98,7 +99,7 @@ SIGNALS = 100
 class AtomWatch:
     """What one traced run saw: the first use a renaming could see (None: none)."""
 
-    __slots__ = ("use", "signals", "armed", "cards")
+    __slots__ = ("use", "signals", "armed", "cards", "calls", "recording")
 
     def __init__(self, cards: frozenset[Any] = frozenset()) -> None:
         #: The deck's cards as plain values (a dict key equal to one is not safe).
@@ -106,6 +107,9 @@ class AtomWatch:
         self.use: str | None = None
         self.signals = 0
         self.armed = True
+        #: The code the spec ran (while ``recording``): both runs must run the same.
+        self.calls: set[types.CodeType] = set()
+        self.recording = True
 
     def close(self) -> None:
         """The run is over: later uses (a suspended generator's ``finally``) do not raise."""
@@ -399,6 +403,11 @@ def _profiling(watch: AtomWatch) -> Callable[..., Any]:
     return profile
 
 
+# Methods the evaluator's own keys call on the spec's objects (a step's ``__hash__``),
+# as often in one run as the other's states need: not part of the code a run must share.
+_KEYING = frozenset({"__hash__", "__eq__", "__ne__"})
+
+
 def _catching(watch: AtomWatch) -> Callable[..., Any]:
     """A trace function (``sys.settrace``) recording in ``watch`` any error raised in the
     spec's own code, caught or not: an error a builtin raises on an atom but not on a
@@ -412,6 +421,10 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
 
     def call(frame: types.FrameType, event: str, arg: Any) -> Any:
         frame.f_trace_lines = False
+        code = frame.f_code
+        if watch.recording and code.co_filename not in _OURS and code.co_name not in _KEYING \
+                and not code.co_filename.startswith("<frozen"):  # abc's checks, as caches fill
+            watch.calls.add(code)
         if watch.use is None and frame.f_code.co_filename not in _OURS and _compares_identity(frame):
             watch.use = ("the spec compares values with `is` (other than with None, True, False or a type), "
                          "or names what can tell a traced card from a card (type, callable, id, "
@@ -497,7 +510,17 @@ class Tracer:
         if self.usable is not None:
             return self.usable
         self.checks += 1
-        raised = self._raises(head, drawn, avail)
+        collecting = gc.isenabled()
+        gc.disable()  # no collector callbacks or finalizers in one run and not the other
+        try:
+            return self._check(head, drawn, child, extra, avail)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _check(self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int) -> str | None:
+        record = AtomWatch()
+        raised = self._raises(head, drawn, avail, record)
         if raised is not None:
             return raised
         watch = AtomWatch(self.values)
@@ -511,6 +534,13 @@ class Tracer:
             why = self._run(head, drawn, child, extra, avail, watch, atoms, spare)
             if sys.gettrace() is not trace or sys.getprofile() is not profile:
                 return "the spec changed the interpreter's trace or profile hooks"
+            if why is None and watch.calls != record.calls:
+                # C code that handles a card itself but hands an atom to the spec's hook
+                # (json's encoder, a pickler's reducer_override): another path, unseen.
+                extra_code = sorted(f"{c.co_name} ({os.path.basename(c.co_filename)})"
+                                    for c in watch.calls ^ record.calls)
+                return ("the traced card ran other code than the card (a hook called for it only): "
+                        + ", ".join(extra_code[:3]))
             return why
         except _Refused as refused:
             return str(refused)
@@ -524,11 +554,11 @@ class Tracer:
             watch.close()
             spare.signals = sys.maxsize // 2
 
-    def _raises(self, head: _Draw[Any], drawn: int, avail: int) -> str | None:
+    def _raises(self, head: _Draw[Any], drawn: int, avail: int, record: AtomWatch) -> str | None:
         """Why the real card's run cannot be compared with a traced one: it raised an error
         in the spec's code, even one the spec caught (a builtin that rejects the card but
-        accepts an atom, ``"x" % card``, would leave the traced run no trace of it)."""
-        record = AtomWatch()
+        accepts an atom, ``"x" % card``, would leave the traced run no trace of it).  The
+        code it ran is kept in ``record.calls``."""
         previous = sys.gettrace()
         sys.settrace(_catching(record))
         try:
@@ -563,7 +593,7 @@ class Tracer:
         traced, traced_extra = normal(_spec_or_raise(k(shown), k, "the continuation"), avail)
         if watch.use is not None or spare.fields:
             return watch.use or "the spec reads a field of a card it does not read otherwise"
-        watch.armed = False  # from here on only the evaluator looks at the atoms
+        watch.armed = watch.recording = False  # from here on only the evaluator looks at the atoms
         if type(traced) is not type(child) or traced_extra != extra:
             return "a traced card leads elsewhere than the card"
         if type(traced) is _Fail:

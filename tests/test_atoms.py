@@ -7,6 +7,7 @@ from __future__ import annotations
 import _thread
 import functools
 import gc
+import json.encoder
 import operator
 import sys
 from dataclasses import dataclass
@@ -357,8 +358,26 @@ def _by_format(first: Any, card: Any) -> Any:
     return done(card == first)
 
 
-# Found by a third, fourth and fifth review: type-level facts read without calling the atom.
+def _other(obj: Any) -> str:
+    return "X"
+
+
+_ENCODE = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+    None, _other, json.encoder.encode_basestring, None, ":", ",", False, False, True
+)
+
+
+def _by_json_hook(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    if _ENCODE(card, 0) != ['"X"']:  # C encodes a str card itself; an atom goes to the hook
+        return done(card == first or card == "a")
+    return done(card == first)
+
+
+# Found by a third, fourth, fifth and sixth review: type-level facts read without calling the atom.
 SNEAKY += [
+    ("a C encoder's hook called for the atom only", _by_json_hook),
     ("'x' % card caught on the card only", _by_format),
     ("functools.partial(card) caught on the card only", lambda f, c: c if f is None else done(
         c == f or (_raises(lambda: functools.partial(c)) and c == "a"))),
