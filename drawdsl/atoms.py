@@ -59,6 +59,7 @@ True
 from __future__ import annotations
 
 import _thread
+import collections
 import dis
 import gc
 import operator
@@ -99,7 +100,7 @@ SIGNALS = 100
 class AtomWatch:
     """What one traced run saw: the first use a renaming could see (None: none)."""
 
-    __slots__ = ("use", "signals", "armed", "cards", "calls", "recording")
+    __slots__ = ("use", "signals", "armed", "cards", "calls", "chain", "recording")
 
     def __init__(self, cards: frozenset[Any] = frozenset()) -> None:
         #: The deck's cards as plain values (a dict key equal to one is not safe).
@@ -109,6 +110,9 @@ class AtomWatch:
         self.armed = True
         #: The code the spec ran (while ``recording``): both runs must run the same.
         self.calls: set[types.CodeType] = set()
+        #: How often each of its functions was called from where in its own code (the
+        #: caller's code and instruction): C code calling a hook for an atom only shows here.
+        self.chain: collections.Counter[tuple[Any, ...]] = collections.Counter()
         self.recording = True
 
     def close(self) -> None:
@@ -424,7 +428,12 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
         code = frame.f_code
         if watch.recording and code.co_filename not in _OURS and code.co_name not in _KEYING \
                 and not code.co_filename.startswith("<frozen"):  # abc's checks, as caches fill
-            watch.calls.add(code)
+            caller = frame.f_back
+            if caller is not None and caller.f_code.co_filename not in _OURS \
+                    and not caller.f_code.co_filename.startswith("<frozen"):
+                watch.chain[code, caller.f_code, caller.f_lasti] += 1
+            else:
+                watch.calls.add(code)  # called by the evaluator: as often as its replays need
         if watch.use is None and frame.f_code.co_filename not in _OURS and _compares_identity(frame):
             watch.use = ("the spec compares values with `is` (other than with None, True, False or a type), "
                          "or names what can tell a traced card from a card (type, callable, id, "
@@ -534,11 +543,12 @@ class Tracer:
             why = self._run(head, drawn, child, extra, avail, watch, atoms, spare)
             if sys.gettrace() is not trace or sys.getprofile() is not profile:
                 return "the spec changed the interpreter's trace or profile hooks"
-            if why is None and watch.calls != record.calls:
+            if why is None and (watch.calls != record.calls or watch.chain != record.chain):
                 # C code that handles a card itself but hands an atom to the spec's hook
                 # (json's encoder, a pickler's reducer_override): another path, unseen.
+                uneven = (watch.chain - record.chain) + (record.chain - watch.chain)
                 extra_code = sorted(f"{c.co_name} ({os.path.basename(c.co_filename)})"
-                                    for c in watch.calls ^ record.calls)
+                                    for c in watch.calls ^ record.calls | {key[0] for key in uneven})
                 return ("the traced card ran other code than the card (a hook called for it only): "
                         + ", ".join(extra_code[:3]))
             return why

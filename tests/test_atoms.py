@@ -375,9 +375,22 @@ def _by_json_hook(first: Any, card: Any) -> Any:
     return done(card == first)
 
 
-# Found by a third, fourth, fifth and sixth review: type-level facts read without calling the atom.
+_MARK = object()
+
+
+def _by_json_hook_twice(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    # the hook runs for _MARK in both runs, and for an atom too: the same functions, not as often
+    if _ENCODE([card, _MARK], 0)[0].count('"X"') == 1:
+        return done(card == first or card == "a")
+    return done(card == first)
+
+
+# Found by a third to seventh review: type-level facts read without calling the atom.
 SNEAKY += [
     ("a C encoder's hook called for the atom only", _by_json_hook),
+    ("a C encoder's hook called once more for the atom", _by_json_hook_twice),
     ("'x' % card caught on the card only", _by_format),
     ("functools.partial(card) caught on the card only", lambda f, c: c if f is None else done(
         c == f or (_raises(lambda: functools.partial(c)) and c == "a"))),
