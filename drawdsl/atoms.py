@@ -495,12 +495,11 @@ class Tracer:
     equivariant there, else what it saw.
     """
 
-    __slots__ = ("cards", "index", "usable", "checks", "values")
+    __slots__ = ("cards", "index", "usable", "values")
 
     def __init__(self, cards: Sequence[Any]) -> None:
         self.cards = tuple(cards)
         self.index = CardIndex(self.cards)
-        self.checks = 0
         #: Why traced runs cannot be used on these cards (None: they can).
         self.usable = _traceable(self.cards)
         self.values: frozenset[Any] = frozenset()
@@ -518,7 +517,6 @@ class Tracer:
     def check(self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int) -> str | None:
         if self.usable is not None:
             return self.usable
-        self.checks += 1
         collecting = gc.isenabled()
         gc.disable()  # no collector callbacks or finalizers in one run and not the other
         try:

@@ -645,6 +645,10 @@ def _evaluate_reduced(
     # tried once, before any proof over the state graph.
     traced = tried = False
 
+    def traceable() -> bool:
+        """Whether traced runs can stand for the cards of the current classes."""
+        return Tracer(_lumped(deck, cards, classes)[0].distinct()).usable is None
+
     def prove() -> StateGraph:
         """Prove the reductions over the whole state graph, and use what holds."""
         nonlocal classes, checked, sym
@@ -679,7 +683,7 @@ def _evaluate_reduced(
         if symmetric and not sym and not tried and not (checked and len(classes) < len(cards)):
             # The classes are settled: try the symmetry by traced runs first (no graph).
             tried = True
-            if Tracer(_lumped(deck, cards, classes)[0].distinct()).usable is None:
+            if traceable():
                 sym = traced = True
                 raise _Escalate
         # A proof that ran out of calls is tried again, with ten times the calls,
@@ -694,7 +698,7 @@ def _evaluate_reduced(
             graphs.clear()  # no proof after this one: its rows are not kept through the evaluation
         if symmetric and not sym and not tried and not checked:
             tried = True  # the classes are proven now, the symmetry is not: traced runs may show it
-            if Tracer(_lumped(deck, cards, classes)[0].distinct()).usable is None:
+            if traceable():
                 sym = traced = True
         if sym or {frozenset(part) for part in classes} != before:
             raise _Escalate
