@@ -67,14 +67,16 @@ import os
 import sys
 import types
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from drawdsl.keys import strict_key
 from drawdsl.probes import NAME_TYPES, Hidden, Seen, Token, Watch, _hidden, _Probe, show
 from drawdsl.reductions import CardIndex, head_support, normal, rename_spec
 from drawdsl.spec import _Done, _Draw, _Fail, _spec_or_raise
 
-__all__ = ["Atom", "Tracer", "Unfaithful", "Untraced"]
+__all__ = ["Atom", "Tracer", "Unfaithful", "Untraced", "watching"]
+
+T = TypeVar("T")
 
 
 class Unfaithful(BaseException):
@@ -314,7 +316,7 @@ _SPECIAL_NAMES = frozenset({
     "__float__",
 })
 # The library's own code whose ``is`` only tests types and its own objects.
-_OURS = _INTERNAL | frozenset(os.path.join(_HERE, name) for name in ("probes.py", "combinators.py"))
+_OURS = _INTERNAL | frozenset(os.path.join(_HERE, name) for name in ("probes.py", "combinators.py", "blends.py"))
 
 
 def _compares_identity(frame: types.FrameType) -> bool:
@@ -407,6 +409,9 @@ def _profiling(watch: AtomWatch) -> Callable[..., Any]:
     return profile
 
 
+# The code of a name's __reduce__ (probes.named): pickling a name writes other bytes than
+# pickling its plain value, which no method of the value shows.
+_NAME_REDUCE = frozenset(kind.__reduce__.__code__ for kind in NAME_TYPES)
 # Methods the evaluator's own keys call on the spec's objects (a step's ``__hash__``),
 # as often in one run as the other's states need: not part of the code a run must share.
 _KEYING = frozenset({"__hash__", "__eq__", "__ne__"})
@@ -426,6 +431,8 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
     def call(frame: types.FrameType, event: str, arg: Any) -> Any:
         frame.f_trace_lines = False
         code = frame.f_code
+        if code in _NAME_REDUCE and watch.use is None:
+            watch.use = "the spec pickles or copies a card's field (a name pickles unlike its plain value)"
         if watch.recording and code.co_filename not in _OURS and code.co_name not in _KEYING \
                 and not code.co_filename.startswith("<frozen"):  # abc's checks, as caches fill
             caller = frame.f_back
@@ -441,6 +448,29 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
         return local
 
     return call
+
+
+def watching(record: AtomWatch, run: Callable[[], T]) -> T:
+    """``run()`` under :func:`_catching`, which records in ``record.use`` any error raised
+    in the spec's code (caught or not) and any code that names what can tell objects
+    apart without using them (``type``, ``id``, ``is`` with a value, a special method),
+    and a spec that changes the hook.  A run with ``record.use`` None used its values
+    only through their own methods: it computes alike for any stand-ins whose methods
+    answer alike (a name and its plain value, a blend and every card of its class).
+
+    >>> record = AtomWatch()
+    >>> watching(record, lambda: type(13) is int), record.use is not None
+    (True, True)
+    """
+    previous = sys.gettrace()
+    hook = _catching(record)
+    sys.settrace(hook)
+    try:
+        return run()
+    finally:
+        if sys.gettrace() is not hook and record.use is None:
+            record.use = "the spec changed the interpreter's trace hook"
+        sys.settrace(previous)
 
 
 def _atoms_inside(value: Any, limit: int = 20_000) -> bool | None:
@@ -567,15 +597,11 @@ class Tracer:
         in the spec's code, even one the spec caught (a builtin that rejects the card but
         accepts an atom, ``"x" % card``, would leave the traced run no trace of it).  The
         code it ran is kept in ``record.calls``."""
-        previous = sys.gettrace()
-        sys.settrace(_catching(record))
+        k = head.k
         try:
-            k = head.k
-            normal(_spec_or_raise(k(show(self.cards[drawn])), k, "the continuation"), avail)
+            watching(record, lambda: normal(_spec_or_raise(k(show(self.cards[drawn])), k, "the continuation"), avail))
         except Exception:
             return "the spec raised an error on a card"
-        finally:
-            sys.settrace(previous)
         if record.use is not None:
             return record.use.replace("a traced card", "a card") + " (an atom might not)"
         return None

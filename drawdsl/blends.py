@@ -49,7 +49,7 @@ from typing import Any
 
 from drawdsl.keys import strict_key
 from drawdsl.probes import SIGNALS as PROBE_SIGNALS
-from drawdsl.probes import Hidden, Token, Watch, is_name
+from drawdsl.probes import NAME_TYPES, Hidden, Token, Watch
 
 __all__ = ["Blend", "BlendWatch", "Disagreed", "blend_card"]
 
@@ -204,6 +204,11 @@ _IntBlend.__name__ = _IntBlend.__qualname__ = "int"
 _StrBlend.__name__ = _StrBlend.__qualname__ = "str"
 
 
+# The values a blend stands for: exact ints or exact strs (or their names, probes.named).
+_INTS = (int, NAME_TYPES[0])
+_STRS = (str, NAME_TYPES[1])
+
+
 def blend_card(members: Sequence[Any]) -> tuple[Any, BlendWatch] | None:
     """The card that stands for the class ``members`` in one run, and its watch; None
     when there is no such card: fewer than two cards, cards that are not probe cards
@@ -242,9 +247,10 @@ def blend_card(members: Sequence[Any]) -> tuple[Any, BlendWatch] | None:
             same = False
         if same:
             values.append(value)
-        elif all(is_name(other) for other in column):
-            kinds = {isinstance(other, int) for other in column}
-            values.append((_IntBlend if kinds == {True} else _StrBlend)(column, watch))
+        elif all(type(other) in _INTS for other in column):
+            values.append(_IntBlend(column, watch))
+        elif all(type(other) in _STRS for other in column):
+            values.append(_StrBlend(column, watch))
         else:
             return None
     return first.make(values), watch

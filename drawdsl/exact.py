@@ -35,7 +35,7 @@ from fractions import Fraction
 from operator import itemgetter
 from typing import Any, NoReturn, TypeVar
 
-from drawdsl.atoms import Tracer, Untraced
+from drawdsl.atoms import AtomWatch, Tracer, Untraced, watching
 from drawdsl.blends import blend_card
 from drawdsl.cards import Cards
 from drawdsl.cyclic import solve_chain
@@ -432,15 +432,19 @@ def _evaluate_probed(
     log = log or _Log()
     plan = ProbePlan.of(deck) if probe and lump else None
     shown: frozenset[str] = frozenset()
-    names = True  # hand the one shown field as names (see probes.named) until a value holds one
     while plan is not None and len(shown) < len(plan.fields):
-        probed, watch = plan.deck(shown, names)
+        probed, watch = plan.deck(shown, False)
         if len(probed.distinct()) == len(deck.distinct()):
             break  # the shown fields tell every card apart: nothing to gain
+        # The same classes handing the one shown field as names (probes.named), for traced
+        # runs only: there every transition is watched, so a spec that could tell a name
+        # from its plain value (``type(card.rank) is int``) is caught.  The classes share
+        # the watch, so a hidden field used in either run is seen.
+        named = plan.deck(shown, True, watch)[0] if symmetric and plan.names_for(shown) else None
         try:
             result = _evaluate_reduced(
                 spec, probed, max_states, max_draws, lump, symmetric, report, log, escalate_at,
-                len(deck.distinct()),
+                len(deck.distinct()), named,
             )
         except Seen:
             if not watch.fields:
@@ -454,10 +458,6 @@ def _evaluate_probed(
         else:
             if not watch.fields:
                 if any(holds_hidden(value) for value in result):
-                    if names and plan.names_for(shown):
-                        names = False  # a value holds a name: again with the plain field
-                        log.restarts += 1
-                        continue
                     break  # the spec finishes with a card: evaluate the real ones
                 log.shown = tuple(name for name in plan.fields if name in shown)
                 return result
@@ -515,12 +515,16 @@ def _blend_agrees(
     if made is None:
         return False
     card, watch = made
+    record = AtomWatch()
+    record.recording = False
     try:
-        spec = k(card)
+        spec = watching(record, lambda: k(card))
         if not isinstance(spec, Spec):
             return False
-        result = normal(spec, avail)
-        return not watch.disagreed and result[1] == extra and result[0] == child
+        result = watching(record, lambda: normal(spec, avail))
+        # Under the watch of traced runs: a run that used the blend only through its
+        # methods (no ``type()``, ``is``, caught error, ...) is every card's run.
+        return not watch.disagreed and record.use is None and result[1] == extra and result[0] == child
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException:
@@ -617,9 +621,12 @@ def _evaluate_reduced(
     log: _Log | None = None,
     escalate_at: int | None = None,
     distinct: int | None = None,
+    named: Cards[Any] | None = None,
 ) -> Distribution[Any]:
     """Evaluate over a deck with the reductions that are shown valid for ``spec``
-    (``distinct``: the distinct cards of the deck the user gave, for messages).
+    (``distinct``: the distinct cards of the deck the user gave, for messages;
+    ``named``: the probed deck's classes in the same order handing the spec names,
+    used in traced runs only, see :func:`_evaluate_probed`).
 
     Lumping starts from one class of all cards and is checked at every transition; a
     class splits (and the evaluation starts again) as soon as two of its cards lead
@@ -647,7 +654,11 @@ def _evaluate_reduced(
 
     def traceable() -> bool:
         """Whether traced runs can stand for the cards of the current classes."""
-        return Tracer(_lumped(deck, cards, classes)[0].distinct()).usable is None
+        return Tracer(_lumped(*traced_deck(), classes)[0].distinct()).usable is None
+
+    def traced_deck() -> tuple[Cards[Any], tuple[Any, ...]]:
+        """The deck of traced runs, and its distinct cards (the classes index both alike)."""
+        return (deck, cards) if named is None else (named, named.distinct())
 
     def prove() -> StateGraph:
         """Prove the reductions over the whole state graph, and use what holds."""
@@ -711,8 +722,11 @@ def _evaluate_reduced(
     if escalate and threshold == 0:
         escalate = False
         prove()
+        if symmetric and not sym and not checked:
+            tried = True  # the proofs at once (explain): traced runs may show the symmetry
+            sym = traced = traceable()
     while True:
-        lumped, members = _lumped(deck, cards, classes)
+        lumped, members = _lumped(*(traced_deck() if traced else (deck, cards)), classes)
         log.classes = [tuple(cards[i] for i in part) for part in classes]
         log.symmetric = sym
         log.trace = []

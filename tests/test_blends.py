@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import math
 import operator
+import sys
 from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
@@ -104,18 +105,26 @@ def test_a_run_that_swallows_disagreements_finishes_and_is_marked() -> None:
     assert watch.disagreed
 
 
-def test_blend_cards_only_for_classes_of_named_probe_cards() -> None:
+def test_blend_cards_only_for_classes_of_probe_cards_with_int_or_str_fields() -> None:
     plan = ProbePlan.of(standard_deck())
     assert plan is not None
-    by_rank, _ = plan.deck(frozenset({"rank"}))
+    by_rank, _ = plan.deck(frozenset({"rank"}), names=False)
     made = blend_card(by_rank.distinct()[:3])
     assert made is not None
     card, watch = made
     assert card.rank < 5 and type(card.rank).__name__ == "int" and not watch.disagreed
     assert blend_card(by_rank.distinct()[:1]) is None
-    assert blend_card([1, 2, 3]) is None  # plain cards: no blend (type() would tell)
+    assert blend_card([1, 2, 3]) is None  # plain cards: no blend
     both, _ = plan.deck(frozenset({"rank", "suit"}))
-    assert blend_card(both.distinct()[:3]) is None  # plain field values, not names
+    made = blend_card(both.distinct()[:3])  # 2, 3 and 4 of spades: the rank blended
+    assert made is not None and made[0].suit == "S" and made[0].rank < 5
+
+    class B(NamedTuple):
+        x: Any
+        y: int
+
+    mixed, _ = ProbePlan.of(Cards([B(1, 0), B("a", 0), B(2, 1)])).deck(frozenset({"x"}))  # type: ignore[union-attr]
+    assert blend_card(mixed.distinct()[:2]) is None  # an int and a str: no blend
 
 
 # ---------------------------------------------------------------- in the evaluator
@@ -173,6 +182,29 @@ def reads_type_name() -> Any:
     return (type(card.rank).__name__, card.rank < 4, other.rank == 4)
 
 
+@generate
+def tests_the_type() -> Any:
+    """Tells the blend from the plain rank by its exact type: every blend run is refused."""
+    card = yield draw()
+    other = yield draw()
+    if type(card.rank) is not int:
+        return "blend"
+    return (card.rank < 4, other.rank == 4)
+
+
+@generate
+def swallows_an_error() -> Any:
+    """``sys.intern`` rejects a blend of strs, not a str: the caught error refuses the run."""
+    card = yield draw()
+    try:
+        sys.intern(card.suit)
+        seen = "str"
+    except TypeError:
+        seen = "other"
+    other = yield draw()
+    return (seen, card.suit < "H", other.suit == "S")
+
+
 def _over(limit: int, card: Any) -> Any:
     return done("over") if card.rank > limit else fail()
 
@@ -198,6 +230,8 @@ SPECS: dict[str, Spec[Any]] = {
     "hashes the rank": hashes_rank(),
     "finishes with the rank": finishes_with_rank(),
     "reads the type's name": reads_type_name(),
+    "tests the type": tests_the_type(),
+    "swallows an error only a blend raises": swallows_an_error(),
     "a loop comparing with a bound": loop(2, _over),
     "a loop swallowing the disagreement": loop(None, _swallowing),
     "a loop adding what it sees": loop(0, _total),
