@@ -5,7 +5,7 @@ lumping of :mod:`drawdsl.exact`), it must check that every card of the class lea
 to the same continuation.  Done card by card, that is one run of the spec per card:
 a ``@generate`` hand replays its whole history for each of them.  A *blend* does it
 in one run: the spec is handed a card whose differing field is one :class:`Blend` of
-the class's values (only names are blended: the one field a spec reads, see
+the class's values (exact ints or exact strs, or their names, see
 :func:`~drawdsl.probes.named`).  Every use of a blend (comparing, arithmetic,
 ``bool``, ``str``, reading an attribute, ...) is worked out for every value of the
 class; when all the results are strictly equal (:func:`~drawdsl.keys.strict_key`:
@@ -22,12 +22,11 @@ key, and every card reaches the same continuation.  A run that disagreed (or rai
 or whose continuation holds the blend) proves nothing: the caller checks the class
 card by card, as before.  Nothing computed in a blend run is kept.
 
-What is not watched, as for probe cards and names: ``type()`` and ``id()``.  A blend
-is not an ``int`` or a ``str`` to ``type()`` (nor is a name), and its type is named
-like a name's, so ``type(card.rank) is int`` and ``type(card.rank).__name__`` go the
-same way as in the first card's run; ``type(card.rank) is type(other.rank)`` does not.
-A spec that tells values apart by their exact type or identity must pass
-``probe=False``.
+What a blend's methods cannot watch: ``type()``, ``id()``, ``is``, and C code that
+checks a value's exact type (``sys.intern`` takes a str, not a blend of strs).  So the
+evaluator runs a blend card under the watch of traced runs
+(:func:`drawdsl.atoms.watching`): code that names ``type``, ``id`` or a special method,
+an ``is`` with a value, or an error raised (even caught) makes the run prove nothing.
 
 >>> watch = BlendWatch()
 >>> rank = Blend((2, 3, 4), watch)
@@ -212,15 +211,14 @@ _STRS = (str, NAME_TYPES[1])
 def blend_card(members: Sequence[Any]) -> tuple[Any, BlendWatch] | None:
     """The card that stands for the class ``members`` in one run, and its watch; None
     when there is no such card: fewer than two cards, cards that are not probe cards
-    (:class:`~drawdsl.probes.Token`), or a differing field whose values are not names
-    (:func:`~drawdsl.probes.named`).
+    (:class:`~drawdsl.probes.Token`), or a differing field whose values are not all
+    exact ints or all exact strs (or their names, :func:`~drawdsl.probes.named`).
 
     It is a probe card whose fields the class agrees on are the class's values, whose
-    differing field is a blend of the class's names, and whose hidden fields are fresh
+    differing field is a blend of the class's values, and whose hidden fields are fresh
     placeholders of a watch of its own (a use stops the run, as a disagreement does,
-    without touching the real run's watch).  Only names are blended: the card of the
-    class's first card holds a name there, whose ``type()`` is not ``int`` or ``str``
-    either, so a spec testing ``type(card.rank) is int`` goes the same way with both.
+    without touching the real run's watch).  ``type()`` tells a blend from an ``int``:
+    the caller runs it under :func:`drawdsl.atoms.watching` (see the module's text).
 
     >>> from drawdsl import standard_deck
     >>> from drawdsl.probes import ProbePlan

@@ -29,8 +29,10 @@ The probe of a card of a named-tuple type ``T`` is an instance of a subclass of 
 reading fields through the watched accessors).  What cannot be watched: the exact type
 (``type(card) is T`` is False on a probe), ``id()`` and ``is`` (on a shoe two copies of
 a card are one object, two probes never are); a spec that tells cards apart that way
-must pass ``probe=False``.  When the spec is shown one field only, its value comes as a
-*name* (:func:`named`), so that the renaming symmetry can see a rank kept in a state.
+must pass ``probe=False``.  When the spec is shown one field only, traced runs
+(:mod:`drawdsl.atoms`, which watch every transition) hand it that field's value as a
+*name* (:func:`named`), so that the renaming symmetry can see a rank kept in a state;
+every other run hands it the plain value.
 Only decks of one named-tuple type are probed
 (:class:`~drawdsl.Card` and the user's own); other decks are drawn as they are.
 
@@ -294,7 +296,9 @@ def named(value: Any) -> Any:
     (War's abstract deck) can be tried on it.  Only tried: the proof checks what the
     spec really does with the renamed states, so a name used as a number (``rank + 1``,
     ``rank > 10``) makes it fail.  A copy or a pickle of a name is the plain value;
-    ``type(card.rank) is int`` is False on a name (as ``type(card) is T`` is on a probe).
+    ``type(card.rank) is int`` is False on a name, and its pickle's bytes differ: so
+    names are handed only in traced runs, whose watch refuses code that could see
+    either (:func:`drawdsl.atoms.watching`).
 
     >>> n = named(13)
     >>> n == 13, hash(n) == hash(13), n + 1, type(n + 1) is int, is_name(n), is_name(13)
