@@ -316,7 +316,9 @@ _SPECIAL_NAMES = frozenset({
     "__float__",
 })
 # The library's own code whose ``is`` only tests types and its own objects.
-_OURS = _INTERNAL | frozenset(os.path.join(_HERE, name) for name in ("probes.py", "combinators.py", "blends.py"))
+_OURS = _INTERNAL | frozenset(
+    os.path.join(_HERE, name) for name in ("probes.py", "combinators.py", "blends.py")
+)
 
 
 def _compares_identity(frame: types.FrameType) -> bool:
@@ -599,7 +601,8 @@ class Tracer:
         code it ran is kept in ``record.calls``."""
         k = head.k
         try:
-            watching(record, lambda: normal(_spec_or_raise(k(show(self.cards[drawn])), k, "the continuation"), avail))
+            card = show(self.cards[drawn])
+            watching(record, lambda: normal(_spec_or_raise(k(card), k, "the continuation"), avail))
         except Exception:
             return "the spec raised an error on a card"
         if record.use is not None:

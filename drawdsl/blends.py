@@ -47,8 +47,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from drawdsl.keys import strict_key
-from drawdsl.probes import SIGNALS as PROBE_SIGNALS
 from drawdsl.probes import NAME_TYPES, Hidden, Token, Watch
+from drawdsl.probes import SIGNALS as PROBE_SIGNALS
 
 __all__ = ["Blend", "BlendWatch", "Disagreed", "blend_card"]
 

@@ -221,3 +221,52 @@ def test_a_name_does_what_its_value_does() -> None:
     assert repr(n) == "7" and repr(s) == "'H'" and type(n).__name__ == "int"
     assert type(copy.copy(n)) is int and type(pickle.loads(pickle.dumps(s))) is str
     assert {7: "seven"}[n] == "seven" and n in {7} and 7 in {n}
+
+
+# Specs that could tell a name from its plain value: a name is not an ``int`` to ``type()``,
+# and pickles to other bytes.  Names are handed in traced runs only, which refuse such code.
+EIGHT = Cards({P(r, s): 1 for r in range(2, 10) for s in "xyzw"})
+EIGHT_RANKS = Cards({P(r, "x"): 4 for r in range(2, 10)})  # the same question, one suit
+
+
+def _typed(state: tuple[int, Any], card: P) -> Any:
+    left, previous = state
+    rank = card.rank
+    if type(rank) is not int:
+        return fail()
+    if rank == previous:
+        return fail()
+    return done(True) if left == 1 else (left - 1, rank)
+
+
+def _pickled(state: tuple[int, Any], card: P) -> Any:
+    left, previous = state
+    rank = card.rank
+    if rank == previous or pickle.dumps(rank) == pickle.dumps(9):
+        return fail()
+    return done(True) if left == 1 else (left - 1, rank)
+
+
+@pytest.mark.parametrize("step", [_typed, _pickled], ids=["type(rank) is int", "pickled rank"])
+def test_a_spec_that_could_tell_a_name_from_its_value_is_answered_by_plain_values(
+    step: Callable[[tuple[int, Any], P], Any],
+) -> None:
+    spec = loop((7, None), step)
+    truth = chances(spec, EIGHT_RANKS, symmetric=False, probe=False)
+    assert truth.success not in (0, 1)
+    assert chances(spec, EIGHT) == truth
+    report = explain(spec, EIGHT)
+    assert report.shown == ("rank",) and not report.symmetric and report.distribution == truth
+
+
+def test_the_same_spec_without_that_test_is_traced_with_names() -> None:
+    def plain(state: tuple[int, Any], card: P) -> Any:
+        left, previous = state
+        if card.rank == previous:
+            return fail()
+        return done(True) if left == 1 else (left - 1, card.rank)
+
+    spec = loop((7, None), plain)
+    report = explain(spec, EIGHT)
+    assert report.symmetric
+    assert chances(spec, EIGHT) == report.distribution == chances(spec, EIGHT_RANKS, symmetric=False, probe=False)
