@@ -719,12 +719,14 @@ def _evaluate_reduced(
         _too_many(live, depth, max_states, _diagnosis(live, heads, len(cards), distinct or len(cards), True))
 
     shaped = True  # symmetric decks as shapes (drawdsl.shapes) until a spec has none
+    graph_note: str | None = None
     if escalate and threshold == 0:
         escalate = False
         prove()
         if symmetric and not sym and not checked:
             tried = True  # the proofs at once (explain): traced runs may show the symmetry
             sym = traced = traceable()
+            graph_note = log.proof  # if they do not, the graph proof's reason is the one to tell
     while True:
         lumped, members = _lumped(*(traced_deck() if traced else (deck, cards)), classes)
         log.classes = [tuple(cards[i] for i in part) for part in classes]
@@ -752,7 +754,7 @@ def _evaluate_reduced(
             shaped = False  # a spec holding a card it neither held nor drew: per-card counts
         except Untraced as untraced:
             sym = traced = False  # not shown: on without it (the graph proof may still show it)
-            log.proof = untraced.reason
+            log.proof = graph_note or untraced.reason
         log.restarts += 1
 
 
