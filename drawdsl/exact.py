@@ -723,8 +723,9 @@ def _evaluate_reduced(
     if escalate and threshold == 0:
         escalate = False
         prove()
-        if symmetric and not sym and not checked:
-            tried = True  # the proofs at once (explain): traced runs may show the symmetry
+        if symmetric and not sym and not checked and named is not None:
+            # The proofs at once (explain): the graph proof does not see names, traced runs may.
+            tried = True
             sym = traced = traceable()
             graph_note = log.proof  # if they do not, the graph proof's reason is the one to tell
     while True:
