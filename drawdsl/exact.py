@@ -517,14 +517,17 @@ def _blend_agrees(
     card, watch = made
     record = AtomWatch()
     record.recording = False
+
+    def run() -> tuple[Spec[Any], int] | None:
+        spec = k(card)
+        return normal(spec, avail) if isinstance(spec, Spec) else None
+
     try:
-        spec = watching(record, lambda: k(card))
-        if not isinstance(spec, Spec):
-            return False
-        result = watching(record, lambda: normal(spec, avail))
         # Under the watch of traced runs: a run that used the blend only through its
         # methods (no ``type()``, ``is``, caught error, ...) is every card's run.
-        return not watch.disagreed and record.use is None and result[1] == extra and result[0] == child
+        result = watching(record, run)
+        return result is not None and not watch.disagreed and record.use is None \
+            and result[1] == extra and result[0] == child
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException:
