@@ -433,14 +433,14 @@ def _evaluate_probed(
     plan = ProbePlan.of(deck) if probe and lump else None
     shown: frozenset[str] = frozenset()
     while plan is not None and len(shown) < len(plan.fields):
-        probed, watch = plan.deck(shown, False)
+        probed, watch = plan.deck(shown)
         if len(probed.distinct()) == len(deck.distinct()):
             break  # the shown fields tell every card apart: nothing to gain
         # The same classes handing the one shown field as names (probes.named), for traced
         # runs only: there every transition is watched, so a spec that could tell a name
         # from its plain value (``type(card.rank) is int``) is caught.  The classes share
         # the watch, so a hidden field used in either run is seen.
-        named = plan.deck(shown, True, watch)[0] if symmetric and plan.names_for(shown) else None
+        named = plan.deck(shown, names=True, watch=watch)[0] if symmetric and plan.names_for(shown) else None
         try:
             result = _evaluate_reduced(
                 spec, probed, max_states, max_draws, lump, symmetric, report, log, escalate_at,

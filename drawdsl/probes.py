@@ -384,13 +384,13 @@ class ProbePlan:
             return None
         return cls(deck, base)
 
-    def deck(self, shown: frozenset[str], names: bool = True,
+    def deck(self, shown: frozenset[str], names: bool = False,
              watch: Watch | None = None) -> tuple[Cards[Any], Watch]:
         """The deck of classes of cards that agree on the ``shown`` fields, and the
-        watch its probes report to (``watch``, or a new one).  With ``names``, when one
-        field is shown and its values are all ints or all strs, each class hands the
-        spec its value as a :func:`named` value (see :meth:`names_for`); the classes
-        come in the same order either way."""
+        watch its probes report to (``watch``, or a new one).  With ``names`` (for traced
+        runs only, see :func:`named`), when one field is shown and its values are all
+        ints or all strs, each class hands the spec its value as a :func:`named` value
+        (see :meth:`names_for`); the classes come in the same order either way."""
         watch = Watch() if watch is None else watch
         shown_at = [i for i, name in enumerate(self.fields) if name in shown]
         hidden = tuple((i, name) for i, name in enumerate(self.fields) if name not in shown)

@@ -577,7 +577,7 @@ def test_probe_cards_hand_their_rank_as_an_atom(title: str, step: Any, shown: bo
     real = Cards([card for card in standard_deck().distinct() if card.rank >= 12 and card.suit in "SH"])
     plan = ProbePlan.of(real)
     assert plan is not None
-    tokens, _ = plan.deck(frozenset({"rank"}))
+    tokens, _ = plan.deck(frozenset({"rank"}), names=True)
     spec = loop(None, step)
     try:
         answer = traced(spec, tokens)

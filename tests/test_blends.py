@@ -108,7 +108,7 @@ def test_a_run_that_swallows_disagreements_finishes_and_is_marked() -> None:
 def test_blend_cards_only_for_classes_of_probe_cards_with_int_or_str_fields() -> None:
     plan = ProbePlan.of(standard_deck())
     assert plan is not None
-    by_rank, _ = plan.deck(frozenset({"rank"}), names=False)
+    by_rank, _ = plan.deck(frozenset({"rank"}))
     made = blend_card(by_rank.distinct()[:3])
     assert made is not None
     card, watch = made

@@ -206,7 +206,7 @@ def test_names_are_only_given_for_one_field_of_plain_ints_or_strs() -> None:
     odd = ProbePlan.of(Cards([B(True, 1), B(False, "a")]))
     assert odd is not None
     assert not odd.names_for(frozenset({"flag"})) and not odd.names_for(frozenset({"mixed"}))
-    deck, _ = plan.deck(frozenset({"rank"}))
+    deck, _ = plan.deck(frozenset({"rank"}), names=True)
     card = deck.distinct()[0].show()
     assert is_name(card.rank) and card.rank == 2 and not is_name(card.rank + 0)
     deck, _ = plan.deck(frozenset({"rank"}), names=False)
