@@ -411,6 +411,9 @@ def _profiling(watch: AtomWatch) -> Callable[..., Any]:
     return profile
 
 
+# Files whose frames need no local trace: the evaluator's, and the blends', whose errors
+# reach the spec's own frame if they are the spec's.
+_UNWATCHED = _INTERNAL | {os.path.join(_HERE, "blends.py")}
 # The code of a name's __reduce__ (probes.named): pickling a name writes other bytes than
 # pickling its plain value, which no method of the value shows.
 _NAME_REDUCE = frozenset(kind.__reduce__.__code__ for kind in NAME_TYPES)
@@ -431,8 +434,10 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
         return local
 
     def call(frame: types.FrameType, event: str, arg: Any) -> Any:
-        frame.f_trace_lines = False
         code = frame.f_code
+        if code.co_filename in _UNWATCHED:
+            return None  # the library's own frames: their errors are not the spec's (see local)
+        frame.f_trace_lines = False
         if code in _NAME_REDUCE and watch.use is None:
             watch.use = "the spec pickles or copies a card's field (a name pickles unlike its plain value)"
         if watch.recording and code.co_filename not in _OURS and code.co_name not in _KEYING \

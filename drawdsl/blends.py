@@ -89,14 +89,19 @@ def _disagree(watch: BlendWatch) -> None:
         raise Disagreed
 
 
-def _agree(blend: Blend, use: Callable[[Any], Any]) -> Any:
-    """``use(value)`` for every value of the blend: the common result, or a disagreement."""
+def _agree(blend: Blend, use: Callable[..., Any], *args: Any) -> Any:
+    """``use(value, *args)`` for every value of the blend: the common result, or a
+    disagreement.  (Few Python frames: a blend run is watched frame by frame.)"""
     values = object.__getattribute__(blend, "_values")
     watch = object.__getattribute__(blend, "_watch")
     try:
-        results = [use(value) for value in values]
-        key = strict_key(results[0])
-        agreed = all(strict_key(result) == key for result in results[1:])
+        results = [use(value, *args) for value in values]
+        first = results[0]
+        if type(first) is bool:  # the usual comparison: strictly equal means all the same bool
+            agreed = results.count(first) == len(results) and set(map(type, results)) == {bool}
+        else:
+            key = strict_key(first)
+            agreed = all(strict_key(result) == key for result in results[1:])
     except (Disagreed, KeyboardInterrupt, SystemExit):
         raise
     except BaseException:
@@ -117,7 +122,7 @@ class Blend:
         object.__setattr__(self, "_watch", watch)
 
     def __getattribute__(self, name: str) -> Any:
-        return _agree(self, lambda value: getattr(value, name))
+        return _agree(self, getattr, name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         _disagree(object.__getattribute__(self, "_watch"))
@@ -132,20 +137,29 @@ def _binary(use: Callable[[Any, Any], Any]) -> Callable[[Blend, Any], Any]:
     def method(self: Blend, other: Any) -> Any:
         if type(other) is Blend:
             _disagree(object.__getattribute__(self, "_watch"))  # two blends: pairs unknown
-        return _agree(self, lambda value: use(value, other))
+        return _agree(self, use, other)
 
     return method
 
 
 def _reflected(use: Callable[[Any, Any], Any]) -> Callable[[Blend, Any], Any]:
-    return _binary(lambda value, other: use(other, value))
+    def method(self: Blend, other: Any) -> Any:
+        if type(other) is Blend:
+            _disagree(object.__getattribute__(self, "_watch"))
+        return _agree(self, _swapped, use, other)
+
+    return method
+
+
+def _swapped(value: Any, use: Callable[[Any, Any], Any], other: Any) -> Any:
+    return use(other, value)
 
 
 def _unary(use: Callable[[Any], Any]) -> Callable[..., Any]:
     def method(self: Blend, *args: Any) -> Any:
         if any(type(arg) is Blend for arg in args):
             _disagree(object.__getattribute__(self, "_watch"))
-        return _agree(self, lambda value: use(value, *args))
+        return _agree(self, use, *args)
 
     return method
 
