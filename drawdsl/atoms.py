@@ -307,18 +307,17 @@ _LOADS_NAME = frozenset({
     "LOAD_GLOBAL", "LOAD_NAME", "LOAD_ATTR", "LOAD_METHOD", "IMPORT_FROM", "IMPORT_NAME", "LOAD_DEREF",
 })
 _ATTRIBUTES = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
-# Special methods that, called through a class on an atom (``object.__repr__(card)``),
-# read what it is without going through its own methods.
-_SPECIAL_NAMES = frozenset({
-    "__repr__", "__str__", "__format__", "__class__", "__dict__", "__sizeof__", "__reduce__",
-    "__reduce_ex__", "__dir__", "__getstate__", "__instancecheck__", "__subclasscheck__",
-    "__bool__", "__len__", "__iter__", "__contains__", "__getitem__", "__index__", "__int__",
-    "__float__",
-})
 # The library's own code whose ``is`` only tests types and its own objects.
 _OURS = _INTERNAL | frozenset(
     os.path.join(_HERE, name) for name in ("probes.py", "combinators.py", "blends.py")
 )
+
+
+def _dunder(name: Any) -> bool:
+    """Whether ``name`` is a special method's or attribute's name (``__add__``): called
+    directly (``(0).__add__(card)``), a builtin's method may treat a stand-in (an atom, a
+    blend) unlike a card without calling it, and return ``NotImplemented``."""
+    return type(name) is str and len(name) > 4 and name[:2] == "__" == name[-2:]
 
 
 def _compares_identity(frame: types.FrameType) -> bool:
@@ -328,13 +327,12 @@ def _compares_identity(frame: types.FrameType) -> bool:
     code = frame.f_code
     if code not in _IDENTITY:
         names: list[str] | None = []
-        if any(type(const) is str and (const in _REVEALING or const in _SPECIAL_NAMES)
-               for const in code.co_consts):
+        if any(type(const) is str and (const in _REVEALING or _dunder(const)) for const in code.co_consts):
             names = None  # such a name as a string, for getattr
         previous: Any = None
         for ins in dis.get_instructions(code):
             if ins.opname in _LOADS_NAME and (
-                ins.argval in _REVEALING or (ins.opname in _ATTRIBUTES and ins.argval in _SPECIAL_NAMES)
+                ins.argval in _REVEALING or (ins.opname in _ATTRIBUTES and _dunder(ins.argval))
             ):
                 names = None  # a name that can tell an atom from a card, or such a method by name
                 break
@@ -371,6 +369,8 @@ _REVEALING = frozenset({
     "type", "callable", "getsizeof", "builtins", "__builtins__", "globals", "vars", "locals", "modules",
     # the garbage collector and other introspection (gc.is_tracked(card): an atom is tracked)
     "gc", "is_tracked", "is_finalized", "inspect", "ctypes",
+    # what a builtin's special method gives a stand-in it cannot handle
+    "NotImplemented",
 })
 # C functions that tell objects apart without calling them, or run code this trace cannot
 # see (another thread): a traced run that calls one is refused.
@@ -414,9 +414,6 @@ def _profiling(watch: AtomWatch) -> Callable[..., Any]:
 # Files whose frames need no local trace: the evaluator's, and the blends', whose errors
 # reach the spec's own frame if they are the spec's.
 _UNWATCHED = _INTERNAL | {os.path.join(_HERE, "blends.py")}
-# The code of a name's __reduce__ (probes.named): pickling a name writes other bytes than
-# pickling its plain value, which no method of the value shows.
-_NAME_REDUCE = frozenset(kind.__reduce__.__code__ for kind in NAME_TYPES)
 # Methods the evaluator's own keys call on the spec's objects (a step's ``__hash__``),
 # as often in one run as the other's states need: not part of the code a run must share.
 _KEYING = frozenset({"__hash__", "__eq__", "__ne__"})
@@ -438,8 +435,6 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
         if code.co_filename in _UNWATCHED:
             return None  # the library's own frames: their errors are not the spec's (see local)
         frame.f_trace_lines = False
-        if code in _NAME_REDUCE and watch.use is None:
-            watch.use = "the spec pickles or copies a card's field (a name pickles unlike its plain value)"
         if watch.recording and code.co_filename not in _OURS and code.co_name not in _KEYING \
                 and not code.co_filename.startswith("<frozen"):  # abc's checks, as caches fill
             caller = frame.f_back
@@ -532,10 +527,12 @@ class Tracer:
     equivariant there, else what it saw.
     """
 
-    __slots__ = ("cards", "index", "usable", "values")
+    __slots__ = ("cards", "index", "usable", "values", "named")
 
     def __init__(self, cards: Sequence[Any]) -> None:
         self.cards = tuple(cards)
+        #: Whether the cards are probe cards handed as names (checked against plain runs).
+        self.named = any(type(card) is Token and card.name is not None for card in self.cards)
         self.index = CardIndex(self.cards)
         #: Why traced runs cannot be used on these cards (None: they can).
         self.usable = _traceable(self.cards)
@@ -564,7 +561,7 @@ class Tracer:
 
     def _check(self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int) -> str | None:
         record = AtomWatch()
-        raised = self._raises(head, drawn, avail, record)
+        raised = self._raises(head, drawn, child, extra, avail, record)
         if raised is not None:
             return raised
         watch = AtomWatch(self.values)
@@ -599,19 +596,43 @@ class Tracer:
             watch.close()
             spare.signals = sys.maxsize // 2
 
-    def _raises(self, head: _Draw[Any], drawn: int, avail: int, record: AtomWatch) -> str | None:
+    def _raises(
+        self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int, record: AtomWatch,
+    ) -> str | None:
         """Why the real card's run cannot be compared with a traced one: it raised an error
         in the spec's code, even one the spec caught (a builtin that rejects the card but
         accepts an atom, ``"x" % card``, would leave the traced run no trace of it).  The
-        code it ran is kept in ``record.calls``."""
-        k = head.k
+        code it ran is kept in ``record.calls``.
+
+        On probe cards handed as names (:func:`~drawdsl.probes.named`) the real card's
+        run is the run on the plain values: the state with its names made plain, the
+        card with its plain field.  It must reach ``child`` made plain: so a spec that
+        tells a name from its value by any means (``type()``, a pickler's hook, ...)
+        is seen at the first transition where it matters."""
+        spare = Watch()
         try:
-            card = show(self.cards[drawn])
-            watching(record, lambda: normal(_spec_or_raise(k(card), k, "the continuation"), avail))
-        except Exception:
+            if self.named:
+                plain_head, more = normal(rename_spec(head, _PLAIN, None), avail + 1)  # type: ignore[arg-type]
+                if type(plain_head) is not _Draw or more:
+                    return "a state made plain is not a draw"
+                token = self.cards[drawn]
+                values = [_PLAIN.rename(value) for value in token.values]
+                for i, field in token.hidden:
+                    values[i] = _hidden(field, spare, values[i])
+                card = token.make(values)
+                expected = normal(rename_spec(child, _PLAIN, None), avail)  # type: ignore[arg-type]
+            else:
+                plain_head, card, expected = head, show(self.cards[drawn]), (child, extra)
+            k = plain_head.k  # type: ignore[attr-defined]
+            got = watching(record, lambda: normal(_spec_or_raise(k(card), k, "the continuation"), avail))
+        except (Exception, Seen):
             return "the spec raised an error on a card"
         if record.use is not None:
             return record.use.replace("a traced card", "a card") + " (an atom might not)"
+        if spare.fields:
+            return "the spec reads a field of a card it does not read otherwise"
+        if self.named and (got[1] != extra or got[0] != expected[0] or expected[1]):
+            return "the spec tells a card's field from its plain value (a name), e.g. by its type"
         return None
 
     def _run(
@@ -661,6 +682,33 @@ class Tracer:
         if more or restored != child:
             return "a traced card leads elsewhere than the card"
         return None
+
+
+class _Plain:
+    """Duck-typed as the ``index`` of :func:`~drawdsl.reductions.rename_spec`: every name
+    (:func:`~drawdsl.probes.named`) where a renaming sees values (tuples, frozensets,
+    probe cards) turned into its plain value.  In a traced evaluation names are only
+    there: an atom anywhere else refuses the transition."""
+
+    __slots__ = ()
+
+    def rename(self, value: Any, perm: Any = None) -> Any:
+        t = type(value)
+        if t in NAME_TYPES:
+            return int(value) if isinstance(value, int) else str(value)
+        if t is tuple or t is frozenset or issubclass(t, _Probe):
+            items = tuple.__iter__(value) if t is not frozenset else iter(value)
+            members = list(items)
+            moved = [self.rename(x) for x in members]
+            if all(a is b for a, b in zip(moved, members, strict=True)):
+                return value
+            if t is tuple:
+                return tuple(moved)
+            return frozenset(moved) if t is frozenset else t._make(moved)  # type: ignore[attr-defined]
+        return value
+
+
+_PLAIN = _Plain()
 
 
 def _own_part(restored: Any, child: Any) -> Any:

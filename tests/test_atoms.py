@@ -402,6 +402,12 @@ SNEAKY += [
      lambda f, c: c if f is None else done(c == f) if callable(c) else done(c == f or c == "a")),
     ("object.__repr__",
      lambda f, c: c if f is None else done(c == f or (object.__repr__(c)[1:5] == "str " and c == "a"))),
+    # An eighth review: a builtin's special method called directly gives a stand-in
+    # NotImplemented without calling it or raising.
+    ("a str's __add__ called directly", lambda f, c: c if f is None else done(
+        c == f or ("".__add__(c) != NotImplemented and c == "a"))),
+    ("a special method's result read as a string", lambda f, c: c if f is None else done(
+        c == f or (str(getattr("", "__add__")(c)) != "NotImplemented" and c == "a"))),  # noqa: B009
 ]
 
 

@@ -205,6 +205,11 @@ def swallows_an_error() -> Any:
     return (seen, card.suit < "H", other.suit == "S")
 
 
+def _adds_directly(card: Any) -> Any:
+    """``(0).__add__`` gives a blend NotImplemented without calling it (an eighth review)."""
+    return done((0).__add__(card.rank) != NotImplemented and card.rank != 1)
+
+
 def _over(limit: int, card: Any) -> Any:
     return done("over") if card.rank > limit else fail()
 
@@ -232,6 +237,7 @@ SPECS: dict[str, Spec[Any]] = {
     "reads the type's name": reads_type_name(),
     "tests the type": tests_the_type(),
     "swallows an error only a blend raises": swallows_an_error(),
+    "an int's __add__ called directly": draw().bind(_adds_directly),
     "a loop comparing with a bound": loop(2, _over),
     "a loop swallowing the disagreement": loop(None, _swallowing),
     "a loop adding what it sees": loop(0, _total),

@@ -12,6 +12,7 @@ force, with the proofs made at once (``eager_proofs``) so that small decks use t
 from __future__ import annotations
 
 import copy
+import io
 import json
 import pickle
 from collections import Counter
@@ -247,7 +248,28 @@ def _pickled(state: tuple[int, Any], card: P) -> Any:
     return done(True) if left == 1 else (left - 1, rank)
 
 
-@pytest.mark.parametrize("step", [_typed, _pickled], ids=["type(rank) is int", "pickled rank"])
+class _Hooked(pickle.Pickler):
+    """Its hook is called for an int subclass (a name), never for an int (an eighth review)."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        self.calls = getattr(self, "calls", 0) + 1
+        return (int, (0,)) if self.calls == 1 else NotImplemented
+
+
+def _hooked(state: tuple[int, Any], card: P) -> Any:
+    left, previous = state
+    rank = card.rank
+    if rank == previous:
+        return fail()
+    written = io.BytesIO()
+    _Hooked(written, 4).dump(rank)
+    if len(written.getvalue()) > 8:  # a name went through the hook
+        return done("name")
+    return done(True) if left == 1 else (left - 1, rank)
+
+
+@pytest.mark.parametrize("step", [_typed, _pickled, _hooked],
+                         ids=["type(rank) is int", "pickled rank", "a pickler's hook"])
 def test_a_spec_that_could_tell_a_name_from_its_value_is_answered_by_plain_values(
     step: Callable[[tuple[int, Any], P], Any],
 ) -> None:
