@@ -314,10 +314,20 @@ _OURS = _INTERNAL | frozenset(
 
 
 def _dunder(name: Any) -> bool:
-    """Whether ``name`` is a special method's or attribute's name (``__add__``): called
-    directly (``(0).__add__(card)``), a builtin's method may treat a stand-in (an atom, a
-    blend) unlike a card without calling it, and return ``NotImplemented``."""
-    return type(name) is str and len(name) > 4 and name[:2] == "__" == name[-2:]
+    """Whether ``name`` is a special method's or attribute's name (``__add__``) other than
+    the harmless ones of a class's own code (``super().__init__``): called directly
+    (``(0).__add__(card)``, ``object.__repr__(card)``), a builtin's method may treat a
+    stand-in (an atom, a blend) unlike a card without calling it, and return
+    ``NotImplemented``."""
+    return type(name) is str and len(name) > 4 and name[:2] == "__" == name[-2:] and name not in _HARMLESS
+
+
+# Special names a class's own code uses that cannot read a value without calling it:
+# constructing, calling, iterating, naming.
+_HARMLESS = frozenset({
+    "__init__", "__new__", "__call__", "__post_init__", "__next__", "__enter__", "__exit__",
+    "__name__", "__qualname__", "__module__", "__doc__", "__init_subclass__", "__set_name__",
+})
 
 
 def _compares_identity(frame: types.FrameType) -> bool:
