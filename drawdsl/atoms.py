@@ -36,8 +36,11 @@ also refuses code that names ``id``, ``operator.is_`` or a comparison method, ca
 of the library's own ``__eq__``/``__hash__`` from the spec's code (a spec's key
 compares an atom by its type tag), and a thread started (the trace sees one thread).
 Atoms all hash alike, so the evaluator's own keys of a traced state do not depend on
-the cards.  Identity read where the trace cannot see it (a function handed to C code)
-is not watched: a spec that tells cards apart by identity must pass ``symmetric=False``.
+the cards.  C code that writes a card itself but hands other objects to a hook (json's
+encoder, a pickler) is refused by name, or when the code reaches one made beforehand
+(a global, a module's attribute, a local): its hook may be C code that ignores an atom.
+Identity read where the trace cannot see it (such an encoder held in a list, with a C
+hook) is not watched: a spec that tells cards apart by identity must pass ``symmetric=False``.
 
 >>> tracer = Tracer(("a", "b"))
 >>> from drawdsl import loop, fail, done
@@ -58,6 +61,8 @@ True
 
 from __future__ import annotations
 
+import _json
+import _pickle
 import _thread
 import collections
 import dis
@@ -381,7 +386,72 @@ _REVEALING = frozenset({
     "gc", "is_tracked", "is_finalized", "inspect", "ctypes",
     # what a builtin's special method gives a stand-in it cannot handle
     "NotImplemented",
+    # C code that writes a card itself but hands any other object to a hook, which may be
+    # C code that ignores it (json's encoder with ``default=[].count``, a pickler's hooks)
+    "c_make_encoder", "make_encoder", "Pickler", "reducer_override", "dispatch_table",
 })
+# The C objects behind those names: a run whose code reaches one made beforehand (a global,
+# a module's attribute, an argument or a closure's variable) is refused like a run naming it.
+_HOOKED = (_json.make_encoder, _pickle.Pickler)
+# A cache of a function of code objects: the global names it loads, and the attributes it reads.
+_REACHES: dict[types.CodeType, tuple[tuple[str, ...], frozenset[str]]] = {}
+
+
+def _reaches_hooked(frame: types.FrameType) -> bool:
+    """Whether the code of ``frame`` can reach a C encoder or pickler (:data:`_HOOKED`)
+    made before it ran: through a global name, an attribute of a module it names (two
+    levels: ``json.encoder.X``), or a local variable (its arguments, its closure's
+    variables).  One held deeper (in a list, an object's attribute) is not looked for."""
+    code = frame.f_code
+    reach = _REACHES.get(code)
+    if reach is None:
+        loaded: list[str] = []
+        read: set[str] = set()
+        for ins in dis.get_instructions(code):
+            if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+                loaded.append(ins.argval)
+            elif ins.opname in _ATTRIBUTES:
+                read.add(ins.argval)
+        reach = _REACHES[code] = (tuple(dict.fromkeys(loaded)), frozenset(read))
+    names, attributes = reach
+    found = frame.f_globals
+    builtins = frame.f_builtins
+    if not isinstance(builtins, dict):
+        builtins = {}
+    values = [found[name] if name in found else builtins.get(name) for name in names]
+    values.extend(frame.f_locals.values())
+    kinds = set(map(type, values))
+    if kinds <= _PLAIN_KINDS:
+        return False  # the usual case, at C speed: functions, types, numbers, strings, ...
+    for kind in kinds - _PLAIN_KINDS:
+        if kind is types.ModuleType or issubclass(kind, _HOOKED):
+            break
+        _PLAIN_KINDS.add(kind)  # a class is never made a subclass of one later
+    else:
+        return False
+    for value in values:
+        if isinstance(value, _HOOKED):
+            return True
+        if type(value) is types.ModuleType and attributes:
+            for attribute in attributes:
+                inner = vars(value).get(attribute)
+                if isinstance(inner, _HOOKED):
+                    return True
+                if type(inner) is types.ModuleType and any(
+                        isinstance(vars(inner).get(a), _HOOKED) for a in attributes):
+                    return True
+    return False
+
+
+# Kinds of value that are neither a C encoder or pickler nor a module (a cache: the
+# classes met since are added).
+_PLAIN_KINDS = set({
+    int, str, bool, float, bytes, type(None), tuple, list, dict, set, frozenset, type,
+    types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.GeneratorType,
+    types.CodeType, types.CellType, range, slice, complex,
+})
+
+
 # C functions that tell objects apart without calling them, or run code this trace cannot
 # see (another thread): a traced run that calls one is refused.
 _DENIED_C = frozenset(
@@ -453,10 +523,15 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
                 watch.chain[code, caller.f_code, caller.f_lasti] += 1
             else:
                 watch.calls.add(code)  # called by the evaluator: as often as its replays need
-        if watch.use is None and frame.f_code.co_filename not in _OURS and _compares_identity(frame):
-            watch.use = ("the spec compares values with `is` (other than with None, True, False or a type), "
-                         "or names what can tell a traced card from a card (type, callable, id, "
-                         "operator.is_, a special method, the interpreter's frames or hooks)")
+        if watch.use is None and frame.f_code.co_filename not in _OURS:
+            if _compares_identity(frame):
+                watch.use = ("the spec compares values with `is` (other than with None, True, False or "
+                             "a type), or names what can tell a traced card from a card (type, callable, id, "
+                             "operator.is_, a special method, a C encoder or pickler, the interpreter's "
+                             "frames or hooks)")
+            elif _reaches_hooked(frame):
+                watch.use = ("the spec reaches a C encoder or pickler (json's, pickle's), which may hand "
+                             "a traced card to a hook that ignores it")
         return local
 
     return call
@@ -601,7 +676,7 @@ class Tracer:
         except Exception:  # any error in a traced run means: not shown
             return watch.use or "the spec raised an error on a traced card"
         finally:
-            sys.setprofile(profiler)
+            _restore_profile(profiler)
             sys.settrace(previous)
             watch.close()
             spare.signals = sys.maxsize // 2
@@ -692,6 +767,18 @@ class Tracer:
         if more or restored != child:
             return "a traced card leads elsewhere than the card"
         return None
+
+
+def _restore_profile(profiler: Any) -> None:
+    """Put back the profile hook a traced run replaced: a Python function, or a C-level
+    profiler (``cProfile.Profile``, not callable: it installs itself with ``enable()``)."""
+    if profiler is None or callable(profiler):
+        sys.setprofile(profiler)
+    elif callable(getattr(profiler, "enable", None)):
+        sys.setprofile(None)
+        profiler.enable()
+    else:  # pragma: no cover - no other kind of profile hook is known
+        sys.setprofile(None)
 
 
 class _Plain:

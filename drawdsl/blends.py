@@ -26,7 +26,9 @@ What a blend's methods cannot watch: ``type()``, ``id()``, ``is``, and C code th
 checks a value's exact type (``sys.intern`` takes a str, not a blend of strs).  So the
 evaluator runs a blend card under the watch of traced runs
 (:func:`drawdsl.atoms.watching`): code that names ``type``, ``id`` or a special method,
-an ``is`` with a value, or an error raised (even caught) makes the run prove nothing.
+an ``is`` with a value, a C encoder or pickler, or an error raised (even caught) makes
+the run prove nothing; and the run must run the same code of the spec's as the first
+card's (C code that writes an int itself but hands a blend to a hook takes another path).
 
 >>> watch = BlendWatch()
 >>> rank = Blend((2, 3, 4), watch)

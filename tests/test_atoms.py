@@ -7,9 +7,12 @@ from __future__ import annotations
 import _thread
 import functools
 import gc
+import io
 import json.encoder
 import operator
+import pickle
 import sys
+import types
 from dataclasses import dataclass
 from typing import Any
 
@@ -411,6 +414,84 @@ SNEAKY += [
 ]
 
 
+# A ninth review: a C encoder whose hook is C code that ignores its argument ([].count):
+# no frame runs for the atom, nothing raises, and the same code runs in both runs.
+_SILENT = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+    None, [].count, json.encoder.encode_basestring, None, ":", ",", False, False, True
+)
+_HOOKS = types.ModuleType("hooks")
+_HOOKS.encode = _SILENT  # type: ignore[attr-defined]
+# Held where the scan for C encoders does not look (in a list): its Python hook still
+# runs for the atom only, which the comparison of the code both runs ran sees.
+_HIDDEN = [json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+    None, _other, json.encoder.encode_basestring, None, ":", ",", False, False, True
+)]
+
+
+def _by_silent_hook(encode: Any) -> Any:
+    def step(first: Any, card: Any) -> Any:
+        if first is None:
+            return card
+        return done(card == first or (encode(card, 0) == ['"a"'] and card == "a"))
+
+    return step
+
+
+def _by_global_silent_hook(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    return done(card == first or (_SILENT(card, 0) == ['"a"'] and card == "a"))
+
+
+def _by_module_silent_hook(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    return done(card == first or (_HOOKS.encode(card, 0) == ['"a"'] and card == "a"))
+
+
+def _by_made_silent_hook(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    encode = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+        None, [].count, json.encoder.encode_basestring, None, ":", ",", False, False, True)
+    return done(card == first or (encode(card, 0) == ['"a"'] and card == "a"))
+
+
+def _by_hidden_hook(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    return done(card == first or (_HIDDEN[0](card, 0) == ['"a"'] and card == "a"))
+
+
+class _Overriding(pickle.Pickler):
+    def reducer_override(self, obj: Any) -> Any:
+        return (str, ("x",))
+
+
+_BUFFER = io.BytesIO()
+_PICKLER = _Overriding(_BUFFER)
+
+
+def _by_pickler_hook(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    _BUFFER.seek(0)
+    _BUFFER.truncate()
+    _PICKLER.clear_memo()
+    _PICKLER.dump(card)
+    return done(card == first or (b"x" not in _BUFFER.getvalue() and card == "a"))
+
+
+SNEAKY += [
+    ("a C encoder's silent C hook, a global", _by_global_silent_hook),
+    ("a C encoder's silent C hook, an argument", _by_silent_hook(_SILENT)),
+    ("a C encoder's silent C hook, a module's attribute", _by_module_silent_hook),
+    ("a C encoder's silent C hook, made in the run", _by_made_silent_hook),
+    ("a C encoder held in a list, its Python hook", _by_hidden_hook),
+    ("a pickler's reducer_override made beforehand", _by_pickler_hook),
+]
+
+
 @pytest.mark.parametrize("title, step", SNEAKY, ids=[row[0] for row in SNEAKY])
 def test_sneaky_comparisons_are_refused(title: str, step: Any) -> None:
     deck = Cards({"a": 1, "b": 1, "c": 1})
@@ -540,6 +621,27 @@ def test_the_war_sweep_and_the_natural_adjacency_are_traced() -> None:
     deck = Cards([card for card in standard_deck().distinct() if card.rank <= 5 and card.suit in "SH"])
     spec = loop((len(deck), None), no_repeat_rank)
     assert chances(spec, deck) == chances(spec, deck, symmetric=False, lump=False, probe=False)
+
+
+def test_traced_runs_under_cprofile_put_the_profiler_back() -> None:
+    """cProfile's profiler is not callable: a traced run restores it with ``enable()``
+    (before, the evaluation stopped with a TypeError when a user profiled it)."""
+    import cProfile
+
+    from games.war.sweep import deck as war_deck
+    from games.war.sweep import tie_free_spec
+
+    cards = war_deck(4, 2)
+    spec = tie_free_spec(4)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        answer = traced(spec, cards)
+        still = sys.getprofile() is profiler
+    finally:
+        profiler.disable()
+    assert still
+    assert answer is not None and answer == chances(spec, cards, symmetric=False)
 
 
 def test_counts_of_the_two_routes_agree_on_a_bigger_deck() -> None:

@@ -11,6 +11,7 @@ value, hash it, or finish with it.
 from __future__ import annotations
 
 import contextlib
+import json.encoder
 import math
 import operator
 import sys
@@ -228,7 +229,33 @@ def _total(state: int, card: Any) -> Any:
     return done(total) if total >= 12 else total
 
 
+# A ninth review: C code that encodes an int itself but hands a blend to its hook, a C
+# function that ignores it (no frame runs, nothing raises).
+_SILENT = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+    None, [].count, json.encoder.encode_basestring, None, ":", ",", False, False, True
+)
+# Held where the scan for C encoders does not look, with a Python hook: the blend's run
+# runs code the first card's does not.
+_HIDDEN = [json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+    None, lambda obj: "X", json.encoder.encode_basestring, None, ":", ",", False, False, True
+)]
+
+
+def _silent_hook(state: int, card: Any) -> Any:
+    if _SILENT(card.rank, 0) == ["3"]:
+        return fail()
+    return done(state) if state == 2 else state + 1
+
+
+def _hidden_hook(state: int, card: Any) -> Any:
+    if _HIDDEN[0](card.rank, 0) == ["3"]:
+        return fail()
+    return done(state) if state == 2 else state + 1
+
+
 SPECS: dict[str, Spec[Any]] = {
+    "a C encoder's silent hook": loop(0, _silent_hook),
+    "a C encoder's Python hook, held in a list": loop(0, _hidden_hook),
     "swallows the disagreement": swallows(),
     "counts fours": counts_fours(),
     "keeps the rank": keeps_rank(),
