@@ -510,6 +510,10 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
             watch.use = f"the spec raised {arg[0].__name__} on a traced card (caught or not)"
         return local
 
+    # Code whose reach was looked at in this run: what a later call of it could reach
+    # anew came through a call's result or a container, which the scan does not follow.
+    scanned: set[types.CodeType] = set()
+
     def call(frame: types.FrameType, event: str, arg: Any) -> Any:
         code = frame.f_code
         if code.co_filename in _UNWATCHED:
@@ -529,7 +533,7 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
                              "a type), or names what can tell a traced card from a card (type, callable, id, "
                              "operator.is_, a special method, a C encoder or pickler, the interpreter's "
                              "frames or hooks)")
-            elif _reaches_hooked(frame):
+            elif code not in scanned and (scanned.add(code) or _reaches_hooked(frame)):
                 watch.use = ("the spec reaches a C encoder or pickler (json's, pickle's), which may hand "
                              "a traced card to a hook that ignores it")
         return local
