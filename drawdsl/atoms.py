@@ -533,12 +533,17 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
                              "a type), or names what can tell a traced card from a card (type, callable, id, "
                              "operator.is_, a special method, a C encoder or pickler, the interpreter's "
                              "frames or hooks)")
-            elif code not in scanned and (scanned.add(code) or _reaches_hooked(frame)):
+            elif code not in scanned and _scanned(scanned, code) and _reaches_hooked(frame):
                 watch.use = ("the spec reaches a C encoder or pickler (json's, pickle's), which may hand "
                              "a traced card to a hook that ignores it")
         return local
 
     return call
+
+
+def _scanned(scanned: set[types.CodeType], code: types.CodeType) -> bool:
+    scanned.add(code)
+    return True
 
 
 def watching(record: AtomWatch, run: Callable[[], T]) -> T:

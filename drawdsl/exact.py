@@ -1076,6 +1076,40 @@ def _evaluate_deck(
                 offset = layout.offset
                 free_counts = layout.free_counts
                 row: list[tuple[Group | None, int, Any] | None] = [None] * size
+                if not sym:
+                    # Card by card over the group's decks: one transition per card, and
+                    # the paths that end are added up before they are recorded.
+                    items = group.items()
+                    for drawn in range(size):
+                        if not any(counts[drawn] for counts in group):
+                            continue  # no deck of this group holds the card
+                        into, rule, how = row[drawn] = transition(
+                            parent, anys, drawn, left - anys, new, new_heads, new_ids
+                        )
+                        if into is None:  # every path drawing it ends here
+                            total = sum([weight * counts[drawn] for counts, weight in items])
+                            if rule == 4:  # _DONE
+                                _record(how, total, end)
+                            elif rule == 5:  # _FAILS
+                                failed += total
+                            else:  # _REST: it fails after reading `how` more cards
+                                outcomes.at(depth + how)[1][depth + how] += total * math.perm(left, how)
+                            continue
+                        get = into.get
+                        after = drawn + 1
+                        for counts, weight in items:
+                            multiplier = counts[drawn]
+                            if multiplier:
+                                c = counts[:drawn] + (multiplier - 1,) + counts[after:]
+                                old = get(c)
+                                if old is None:
+                                    live += 1
+                                    if live > limit:
+                                        limit = over(live, depth)
+                                    into[c] = weight * multiplier
+                                else:
+                                    into[c] = old + weight * multiplier
+                    continue
                 for counts, weight in group.items():
                     if sym and offset >= 0:
                         # The fast path: the free classes all read card `offset` and go
