@@ -66,6 +66,7 @@ import _pickle
 import _thread
 import collections
 import dis
+import functools
 import gc
 import operator
 import os
@@ -398,10 +399,12 @@ _REACHES: dict[types.CodeType, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
 def _reaches_hooked(frame: types.FrameType) -> bool:
-    """Whether the code of ``frame`` can reach a C encoder or pickler (:data:`_HOOKED`)
-    made before it ran: through a global name, an attribute of a module it names (two
-    levels: ``json.encoder.X``), or a local variable (its arguments, its closure's
-    variables).  One held deeper (in a list, an object's attribute) is not looked for."""
+    """Whether the code of ``frame`` can reach a C encoder or pickler (:data:`_HOOKED`),
+    or C code that hands other objects to a protocol's hook (``sqlite3.adapt``), made
+    before it ran: through a global name, an attribute of a module it names (two levels:
+    ``json.encoder.X``), or a local variable (its arguments, its closure's variables),
+    also wrapped (``functools.partial``, a bound method).  One held deeper (in a list, an
+    object's attribute) is not looked for."""
     code = frame.f_code
     reach = _REACHES.get(code)
     if reach is None:
@@ -422,33 +425,49 @@ def _reaches_hooked(frame: types.FrameType) -> bool:
     values.extend(frame.f_locals.values())
     kinds = set(map(type, values))
     if kinds <= _PLAIN_KINDS:
-        return False  # the usual case, at C speed: functions, types, numbers, strings, ...
-    for kind in kinds - _PLAIN_KINDS:
-        if kind is types.ModuleType or issubclass(kind, _HOOKED):
-            break
-        _PLAIN_KINDS.add(kind)  # a class is never made a subclass of one later
-    else:
-        return False
+        return False  # the usual case, at C speed: Python functions, types, numbers, strings, ...
     for value in values:
-        if isinstance(value, _HOOKED):
+        kind = type(value)
+        if kind in _PLAIN_KINDS:
+            continue
+        if _hooked(value):
             return True
+        if kind not in _WRAPPING and not issubclass(kind, _HOOKED):
+            _PLAIN_KINDS.add(kind)  # a class met: never made a subclass of one later
         if type(value) is types.ModuleType and attributes:
             for attribute in attributes:
                 inner = vars(value).get(attribute)
-                if isinstance(inner, _HOOKED):
+                if _hooked(inner):
                     return True
-                if type(inner) is types.ModuleType and any(
-                        isinstance(vars(inner).get(a), _HOOKED) for a in attributes):
+                if type(inner) is types.ModuleType and any(_hooked(vars(inner).get(a)) for a in attributes):
                     return True
     return False
 
 
-# Kinds of value that are neither a C encoder or pickler nor a module (a cache: the
-# classes met since are added).
+def _hooked(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` is, or wraps, C code that may hand a stand-in to a hook that ignores it."""
+    if isinstance(value, _HOOKED):
+        return True
+    kind = type(value)
+    if kind is types.BuiltinFunctionType:  # a C function, or a C object's bound method
+        adapt = getattr(sys.modules.get("_sqlite3"), "adapt", None)
+        return isinstance(value.__self__, _HOOKED) or (adapt is not None and value is adapt)
+    if depth >= 3:
+        return False
+    if kind is types.MethodType:
+        return _hooked(value.__self__, depth + 1) or _hooked(value.__func__, depth + 1)
+    if kind is functools.partial:
+        parts = (value.func, *value.args, *value.keywords.values())
+        return any(_hooked(part, depth + 1) for part in parts)
+    return False
+
+
+# Kinds that may be or wrap C code handing stand-ins to hooks, or hold it (a module).
+_WRAPPING = frozenset({types.ModuleType, types.BuiltinFunctionType, types.MethodType, functools.partial})
+# Kinds of value that are none of those (a cache: the classes met since are added).
 _PLAIN_KINDS = set({
     int, str, bool, float, bytes, type(None), tuple, list, dict, set, frozenset, type,
-    types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.GeneratorType,
-    types.CodeType, types.CellType, range, slice, complex,
+    types.FunctionType, types.GeneratorType, types.CodeType, types.CellType, range, slice, complex,
 })
 
 

@@ -224,6 +224,14 @@ _INTS = (int, NAME_TYPES[0])
 _STRS = (str, NAME_TYPES[1])
 
 
+def _fresh(made: dict[type[Blend], type[Blend]], base: type[Blend]) -> type[Blend]:
+    """A new subclass of ``base`` (named like it), made once per blend card."""
+    found = made.get(base)
+    if found is None:
+        found = made[base] = type(base.__name__, (base,), {"__slots__": (), "__qualname__": base.__name__})
+    return found
+
+
 def blend_card(members: Sequence[Any]) -> tuple[Any, BlendWatch] | None:
     """The card that stands for the class ``members`` in one run, and its watch; None
     when there is no such card: fewer than two cards, cards that are not probe cards
@@ -249,6 +257,10 @@ def blend_card(members: Sequence[Any]) -> tuple[Any, BlendWatch] | None:
     first: Token = members[0]
     hidden = dict(first.hidden)
     values: list[Any] = []
+    # A class of its own for each blend card: the C caches of abstract classes
+    # (``isinstance(rank, Sized)``) remember a class, and would answer a later run
+    # from the cache, unseen; a fresh class makes their Python hook run (and refuse).
+    fresh: dict[type[Blend], type[Blend]] = {}
     for i, value in enumerate(first.values):
         if i in hidden:
             values.append(Hidden(hidden[i], watch.spare, value))
@@ -262,9 +274,9 @@ def blend_card(members: Sequence[Any]) -> tuple[Any, BlendWatch] | None:
         if same:
             values.append(value)
         elif all(type(other) in _INTS for other in column):
-            values.append(_IntBlend(column, watch))
+            values.append(_fresh(fresh, _IntBlend)(column, watch))
         elif all(type(other) in _STRS for other in column):
-            values.append(_StrBlend(column, watch))
+            values.append(_fresh(fresh, _StrBlend)(column, watch))
         else:
             return None
     return first.make(values), watch

@@ -11,6 +11,7 @@ import io
 import json.encoder
 import operator
 import pickle
+import sqlite3
 import sys
 import types
 from dataclasses import dataclass
@@ -482,7 +483,31 @@ def _by_pickler_hook(first: Any, card: Any) -> Any:
     return done(card == first or (b"x" not in _BUFFER.getvalue() and card == "a"))
 
 
+class _Proto:
+    """sqlite3 adapts a str itself, by its exact type, but hands an atom to ``__adapt__``."""
+
+    __adapt__ = [].count
+
+
+sqlite3.adapters[(str, _Proto)] = len
+_PARTIAL = functools.partial(_SILENT)
+
+
+def _by_adapt(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    return done(card == first or (sqlite3.adapt(card, _Proto, None) == 1 and card == "a"))
+
+
+def _by_partial_silent_hook(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    return done(card == first or (_PARTIAL(card, 0) == ['"a"'] and card == "a"))
+
+
 SNEAKY += [
+    ("sqlite3.adapt with a C hook", _by_adapt),
+    ("a C encoder's silent C hook in a partial", _by_partial_silent_hook),
     ("a C encoder's silent C hook, a global", _by_global_silent_hook),
     ("a C encoder's silent C hook, an argument", _by_silent_hook(_SILENT)),
     ("a C encoder's silent C hook, a module's attribute", _by_module_silent_hook),

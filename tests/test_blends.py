@@ -11,9 +11,11 @@ value, hash it, or finish with it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json.encoder
 import math
 import operator
+import sqlite3
 import sys
 from collections.abc import Callable
 from decimal import Decimal
@@ -253,7 +255,34 @@ def _hidden_hook(state: int, card: Any) -> Any:
     return done(state) if state == 2 else state + 1
 
 
+class _Proto:
+    """A protocol whose hook is C code that ignores its argument: sqlite3 adapts an int
+    itself (by its exact type) but hands a blend to ``__adapt__``."""
+
+    __adapt__ = [].count
+
+
+sqlite3.adapters[(int, _Proto)] = str
+# A C encoder wrapped (a partial, a bound method): the scan looks inside.
+_WRAPPED = functools.partial(_SILENT)
+_WRAPPED_METHOD = _SILENT.__call__
+
+
+def _adapted(state: int, card: Any) -> Any:
+    if sqlite3.adapt(card.rank, _Proto, None) == "3":
+        return fail()
+    return done(state) if state == 2 else state + 1
+
+
+def _wrapped_hook(state: int, card: Any) -> Any:
+    if _WRAPPED(card.rank, 0) == ["3"] or _WRAPPED_METHOD(card.rank, 0) == ["4"]:
+        return fail()
+    return done(state) if state == 2 else state + 1
+
+
 SPECS: dict[str, Spec[Any]] = {
+    "sqlite3.adapt with a C hook": loop(0, _adapted),
+    "a C encoder in a partial or a bound method": loop(0, _wrapped_hook),
     "a C encoder's silent hook": loop(0, _silent_hook),
     "a C encoder's Python hook, held in a list": loop(0, _hidden_hook),
     "swallows the disagreement": swallows(),
@@ -275,6 +304,21 @@ SPECS: dict[str, Spec[Any]] = {
 def test_answers_equal_the_real_cards_and_brute_force(name: str) -> None:
     spec = SPECS[name]
     assert chances(spec, DECK) == chances(spec, DECK, probe=False) == brute_force(spec, DECK)
+
+
+def test_a_cache_of_abstract_classes_does_not_remember_a_blend() -> None:
+    """A review: ``isinstance(rank, Sized)`` ran the abstract class's Python hook once (the
+    run refused), but its C cache kept the blend's class, and the next evaluation's blend
+    answered True from the cache, unseen: the second call gave {True: 1}."""
+    from collections.abc import Iterable, Sized
+
+    deck = standard_deck()
+    for abstract in (Sized, Iterable):
+        spec = draw().bind(lambda card, a=abstract: done(isinstance(card.rank, a) or card.rank == 2))
+        truth = chances(spec, deck, symmetric=False, lump=False, probe=False)
+        assert truth[True] == Fraction(1, 13)
+        assert chances(spec, deck) == truth
+        assert chances(spec, deck) == truth
 
 
 def test_the_blend_is_what_checks_the_class(monkeypatch: pytest.MonkeyPatch) -> None:
