@@ -37,10 +37,11 @@ of the library's own ``__eq__``/``__hash__`` from the spec's code (a spec's key
 compares an atom by its type tag), and a thread started (the trace sees one thread).
 Atoms all hash alike, so the evaluator's own keys of a traced state do not depend on
 the cards.  C code that writes a card itself but hands other objects to a hook (json's
-encoder, a pickler) is refused by name, or when the code reaches one made beforehand
-(a global, a module's attribute, a local): its hook may be C code that ignores an atom.
-Identity read where the trace cannot see it (such an encoder held in a list, with a C
-hook) is not watched: a spec that tells cards apart by identity must pass ``symmetric=False``.
+encoder, a pickler, ``sqlite3.adapt``) is refused by name, or when the code reaches one
+(a global, a module's attribute, a local at a call, return or yield, or the first items
+of a container there): its hook may be C code that ignores an atom.  Identity read
+where the trace cannot see it (such an encoder held deeper, in a list inside a list,
+with a C hook) is not watched: a spec that tells cards apart by identity must pass ``symmetric=False``.
 
 >>> tracer = Tracer(("a", "b"))
 >>> from drawdsl import loop, fail, done
@@ -68,6 +69,7 @@ import collections
 import dis
 import functools
 import gc
+import itertools
 import operator
 import os
 import sys
@@ -398,50 +400,72 @@ _HOOKED = (_json.make_encoder, _pickle.Pickler)
 _REACHES: dict[types.CodeType, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
-def _reaches_hooked(frame: types.FrameType) -> bool:
+def _reaches_hooked(frame: types.FrameType, names_too: bool = True) -> bool:
     """Whether the code of ``frame`` can reach a C encoder or pickler (:data:`_HOOKED`),
     or C code that hands other objects to a protocol's hook (``sqlite3.adapt``), made
-    before it ran: through a global name, an attribute of a module it names (two levels:
-    ``json.encoder.X``), or a local variable (its arguments, its closure's variables),
-    also wrapped (``functools.partial``, a bound method).  One held deeper (in a list, an
-    object's attribute) is not looked for."""
-    code = frame.f_code
-    reach = _REACHES.get(code)
-    if reach is None:
-        loaded: list[str] = []
-        read: set[str] = set()
-        for ins in dis.get_instructions(code):
-            if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
-                loaded.append(ins.argval)
-            elif ins.opname in _ATTRIBUTES:
-                read.add(ins.argval)
-        reach = _REACHES[code] = (tuple(dict.fromkeys(loaded)), frozenset(read))
-    names, attributes = reach
-    found = frame.f_globals
-    builtins = frame.f_builtins
-    if not isinstance(builtins, dict):
-        builtins = {}
-    values = [found[name] if name in found else builtins.get(name) for name in names]
-    values.extend(frame.f_locals.values())
-    kinds = set(map(type, values))
-    if kinds <= _PLAIN_KINDS:
+    before it ran: through a local variable (its arguments, its closure's variables,
+    what it assigned so far) and, with ``names_too``, a global name or an attribute of a
+    module it names (two levels: ``json.encoder.X``); also wrapped (``functools.partial``,
+    a bound method) or held in a list, tuple, set or dict among its first items.  One
+    held deeper (a list in a list, an object's attribute) is not looked for."""
+    values = list(frame.f_locals.values())
+    attributes: frozenset[str] = frozenset()
+    if names_too:
+        code = frame.f_code
+        reach = _REACHES.get(code)
+        if reach is None:
+            loaded: list[str] = []
+            read: set[str] = set()
+            for ins in dis.get_instructions(code):
+                if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+                    loaded.append(ins.argval)
+                elif ins.opname in _ATTRIBUTES:
+                    read.add(ins.argval)
+            reach = _REACHES[code] = (tuple(dict.fromkeys(loaded)), frozenset(read))
+        names, attributes = reach
+        found = frame.f_globals
+        builtins = frame.f_builtins
+        if not isinstance(builtins, dict):
+            builtins = {}
+        values.extend([found[name] if name in found else builtins.get(name) for name in names])
+    if set(map(type, values)) <= _PLAIN_KINDS:
         return False  # the usual case, at C speed: Python functions, types, numbers, strings, ...
     for value in values:
         kind = type(value)
         if kind in _PLAIN_KINDS:
             continue
+        if kind in _CONTAINERS:
+            if _holds_hooked(value):
+                return True
+            continue
         if _hooked(value):
             return True
         if kind not in _WRAPPING and not issubclass(kind, _HOOKED):
             _PLAIN_KINDS.add(kind)  # a class met: never made a subclass of one later
-        if type(value) is types.ModuleType and attributes:
+        if kind is types.ModuleType and attributes:
             for attribute in attributes:
                 inner = vars(value).get(attribute)
-                if _hooked(inner):
+                if _hooked(inner) or (type(inner) in _CONTAINERS and _holds_hooked(inner)):
                     return True
                 if type(inner) is types.ModuleType and any(_hooked(vars(inner).get(a)) for a in attributes):
                     return True
     return False
+
+
+#: How many items of a container the scan looks at.
+_ITEMS = 64
+
+
+def _holds_hooked(value: Any) -> bool:
+    """Whether one of the first items of the container ``value`` (a dict's keys and
+    values) is, or wraps, such C code (:func:`_hooked`)."""
+    items = itertools.islice(value.values() if type(value) is dict else value, _ITEMS)
+    firsts = list(items)
+    if type(value) is dict:
+        firsts.extend(itertools.islice(value, _ITEMS))
+    if set(map(type, firsts)) <= _PLAIN_KINDS:
+        return False
+    return any(_hooked(item) for item in firsts)
 
 
 def _hooked(value: Any, depth: int = 0) -> bool:
@@ -466,9 +490,11 @@ def _hooked(value: Any, depth: int = 0) -> bool:
 _WRAPPING = frozenset({types.ModuleType, types.BuiltinFunctionType, types.MethodType, functools.partial})
 # Kinds of value that are none of those (a cache: the classes met since are added).
 _PLAIN_KINDS = set({
-    int, str, bool, float, bytes, type(None), tuple, list, dict, set, frozenset, type,
+    int, str, bool, float, bytes, type(None), type,
     types.FunctionType, types.GeneratorType, types.CodeType, types.CellType, range, slice, complex,
 })
+# Containers: the scan looks at their first items.
+_CONTAINERS = frozenset({tuple, list, dict, set, frozenset})
 
 
 # C functions that tell objects apart without calling them, or run code this trace cannot
@@ -527,10 +553,14 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
         if event == "exception" and watch.use is None and frame.f_code.co_filename not in _INTERNAL \
                 and not issubclass(arg[0], _QUIET):
             watch.use = f"the spec raised {arg[0].__name__} on a traced card (caught or not)"
+        elif event == "return" and watch.use is None and frame.f_code.co_filename not in _OURS \
+                and _reaches_hooked(frame, False):
+            # made or fetched in the frame after it was called: the run proves nothing
+            watch.use = _HOOKED_USE
         return local
 
-    # Code whose reach was looked at in this run: what a later call of it could reach
-    # anew came through a call's result or a container, which the scan does not follow.
+    # Code whose global names were looked at in this run (its locals are, at every call,
+    # every return and every yield).
     scanned: set[types.CodeType] = set()
 
     def call(frame: types.FrameType, event: str, arg: Any) -> Any:
@@ -552,12 +582,15 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
                              "a type), or names what can tell a traced card from a card (type, callable, id, "
                              "operator.is_, a special method, a C encoder or pickler, the interpreter's "
                              "frames or hooks)")
-            elif code not in scanned and _scanned(scanned, code) and _reaches_hooked(frame):
-                watch.use = ("the spec reaches a C encoder or pickler (json's, pickle's), which may hand "
-                             "a traced card to a hook that ignores it")
+            elif _reaches_hooked(frame, code not in scanned and _scanned(scanned, code)):
+                watch.use = _HOOKED_USE
         return local
 
     return call
+
+
+_HOOKED_USE = ("the spec reaches a C encoder or pickler (json's, pickle's, sqlite3.adapt), which may "
+               "hand a traced card to a hook that ignores it")
 
 
 def _scanned(scanned: set[types.CodeType], code: types.CodeType) -> bool:

@@ -280,6 +280,39 @@ def _wrapped_hook(state: int, card: Any) -> Any:
     return done(state) if state == 2 else state + 1
 
 
+# A second review: an encoder reached as a helper's argument on its second call in a
+# run, one taken out of a list without a local name, and one made in the run under a
+# name built at run time (its hook ``bool`` agrees on the blend: "true" for every rank).
+_HELD = [json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+    None, bool, repr, None, ":", ",", False, False, True
+)]
+_MAKER = "_".join(("c", "make", "encoder"))
+
+
+def _call(f: Any, *args: Any) -> Any:
+    return f(*args)
+
+
+def _second_call(state: int, card: Any) -> Any:
+    _call(abs, 1)
+    if "".join(_call(_HELD[0], card.rank, 0)) in ("true", "2"):
+        return fail()
+    return done(state) if state == 2 else state + 1
+
+
+def _from_a_list(state: int, card: Any) -> Any:
+    if "".join(_HELD[0](card.rank, 0)) in ("true", "2"):
+        return fail()
+    return done(state) if state == 2 else state + 1
+
+
+def _made_in_the_run(state: int, card: Any) -> Any:
+    encode = getattr(json.encoder, _MAKER)(None, bool, repr, None, ":", ",", False, False, True)
+    if "".join(encode(card.rank, 0)) in ("true", "2"):
+        return fail()
+    return done(state) if state == 2 else state + 1
+
+
 SPECS: dict[str, Spec[Any]] = {
     "sqlite3.adapt with a C hook": loop(0, _adapted),
     "a C encoder in a partial or a bound method": loop(0, _wrapped_hook),
@@ -304,6 +337,17 @@ SPECS: dict[str, Spec[Any]] = {
 def test_answers_equal_the_real_cards_and_brute_force(name: str) -> None:
     spec = SPECS[name]
     assert chances(spec, DECK) == chances(spec, DECK, probe=False) == brute_force(spec, DECK)
+
+
+@pytest.mark.parametrize("step", [_second_call, _from_a_list, _made_in_the_run])
+def test_an_encoder_reached_late_is_seen(step: Any) -> None:
+    """On the whole deck (classes of twelve ranks, checked by blends), each was wrong
+    before: the blend run agreed with the twos, the first rank of its class."""
+    spec = loop(0, step)
+    deck = standard_deck()
+    truth = chances(spec, deck, symmetric=False, lump=False, probe=False)
+    assert truth.failure > 0
+    assert chances(spec, deck) == truth
 
 
 def test_a_cache_of_abstract_classes_does_not_remember_a_blend() -> None:
