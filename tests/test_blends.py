@@ -186,7 +186,7 @@ def reads_type_name() -> Any:
 
 
 @generate
-def tests_the_type() -> Any:
+def checks_the_type() -> Any:
     """Tells the blend from the plain rank by its exact type: every blend run is refused."""
     card = yield draw()
     other = yield draw()
@@ -324,7 +324,7 @@ SPECS: dict[str, Spec[Any]] = {
     "hashes the rank": hashes_rank(),
     "finishes with the rank": finishes_with_rank(),
     "reads the type's name": reads_type_name(),
-    "tests the type": tests_the_type(),
+    "tests the type": checks_the_type(),
     "swallows an error only a blend raises": swallows_an_error(),
     "an int's __add__ called directly": draw().bind(_adds_directly),
     "a loop comparing with a bound": loop(2, _over),
