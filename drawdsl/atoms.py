@@ -577,12 +577,14 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
             else:
                 watch.calls.add(code)  # called by the evaluator: as often as its replays need
         if watch.use is None and frame.f_code.co_filename not in _OURS:
+            names_too = code not in scanned
+            scanned.add(code)
             if _compares_identity(frame):
                 watch.use = ("the spec compares values with `is` (other than with None, True, False or "
                              "a type), or names what can tell a traced card from a card (type, callable, id, "
                              "operator.is_, a special method, a C encoder or pickler, the interpreter's "
                              "frames or hooks)")
-            elif _reaches_hooked(frame, code not in scanned and _scanned(scanned, code)):
+            elif _reaches_hooked(frame, names_too):
                 watch.use = _HOOKED_USE
         return local
 
@@ -591,11 +593,6 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
 
 _HOOKED_USE = ("the spec reaches a C encoder or pickler (json's, pickle's, sqlite3.adapt), which may "
                "hand a traced card to a hook that ignores it")
-
-
-def _scanned(scanned: set[types.CodeType], code: types.CodeType) -> bool:
-    scanned.add(code)
-    return True
 
 
 def watching(record: AtomWatch, run: Callable[[], T]) -> T:

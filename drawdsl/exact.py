@@ -961,14 +961,12 @@ def _evaluate_deck(
         k = parent.draw.k
         current[0] = cards[drawn]
         group = None if members is None else members[drawn]
-        if group is not None and len(group) > 2 and type(k) is not _LoopK:
-            # A blend will check the class: the first card's run is watched for it.
-            watched = AtomWatch()
-            child, extra = watching(watched, functools.partial(_continue, k, show(cards[drawn]), avail))
-            first: AtomWatch | None = watched
+        # When a blend will check the class, the first card's run is watched for it.
+        first = AtomWatch() if group is not None and len(group) > 2 and type(k) is not _LoopK else None
+        if first is None:
+            child, extra = _continue(k, show(cards[drawn]), avail)
         else:
-            first = None
-            child, extra = normal(_spec_or_raise(k(show(cards[drawn])), k, "the continuation"), avail)
+            child, extra = watching(first, functools.partial(_continue, k, show(cards[drawn]), avail))
         if group is not None:
             _check_members(parent.draw, drawn, group, child, extra, avail, first)
         if tracer is not None:
