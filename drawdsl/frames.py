@@ -167,8 +167,10 @@ def frame_key(gen: Any) -> Any:
     lasti = frame.f_lasti
     dead = _DEAD_CACHE.get((code, lasti))
     if dead is None:
-        # With cells, which slot holds which local is not known for sure: keep them all.
-        cells = code.co_cellvars or code.co_freevars
+        # With cells of its own (locals a closure inside reads), which slot holds which
+        # local is not known for sure: keep them all.  The cells of the variables it reads
+        # from outside (a generator defined in a function) come after its locals' slots.
+        cells = code.co_cellvars
         dead = _DEAD_CACHE[code, lasti] = frozenset() if cells else _dead_after(code, lasti)
     local_values = frame.f_locals
     exclude = {id(frame), id(local_values), id(code), id(gen.gi_code)}

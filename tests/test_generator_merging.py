@@ -88,9 +88,36 @@ def card_read_after_the_yield() -> Any:
     return card == other
 
 
+# Generators defined inside a function read its variables through cells that follow
+# their own locals in the frame: their dead locals are dropped from the key as usual.
+def reading_outside(target: str, flip: bool) -> Any:
+    @generate
+    def hits() -> Any:
+        card = yield draw()
+        hit = card == target
+        card = yield draw()  # the first card is dead here, `hit` is live
+        first = card
+        card = yield draw()
+        return (hit or card == target or first == card) != flip
+
+    return hits
+
+
+def capturing_inside(target: str) -> Any:
+    @generate
+    def captures() -> Any:
+        first = yield draw()
+        same = lambda other: other == first or other == target  # noqa: E731 - a cell of its own
+        second = yield draw()
+        return same(second)
+
+    return captures
+
+
 ADVERSARIAL = [
     hidden_iterator, shared_or_separate, dict_order, one_or_true, closure_over_a_card,
-    card_read_after_the_yield,
+    card_read_after_the_yield, reading_outside("a", False), reading_outside("b", True),
+    capturing_inside("c"),
 ]
 
 
@@ -119,6 +146,32 @@ def test_a_counting_generator_keeps_one_state_per_count() -> None:
     assert max(widths) <= 5  # counts 0..4: the histories merge
     assert chances(count_a(6), deck) == brute_force(count_a(6), deck)
 
+
+
+@pytest.mark.skipif(not FRAME_KEYS, reason="generator frames cannot be read on this Python")
+def test_a_generator_reading_a_variable_from_outside_merges() -> None:
+    """A counter defined inside a function (it reads ``n`` from there) kept the last card
+    drawn in its key, so no two histories merged: 4.3 s for aces in five cards on the
+    whole deck, against 12 ms at module level."""
+
+    def counter(n: int) -> Any:
+        @generate
+        def count_a() -> Any:
+            count = 0
+            for _ in range(n):
+                card = yield draw()
+                count += card == "a"
+            return count
+
+        return count_a()
+
+    widths: list[int] = []
+    deck = Cards({"a": 4, "b": 4})
+    chances(counter(6), deck, progress=lambda draws, states: widths.append(states))
+    assert max(widths) <= 5  # counts 0..4: the histories merge
+    assert chances(counter(6), deck) == chances(counter(6), deck, merge=False)
+    assert chances(counter(4), Cards({"a": 2, "b": 2, "c": 1})) == brute_force(
+        counter(4), Cards({"a": 2, "b": 2, "c": 1}))
 
 
 def test_a_local_holding_the_generators_name_keeps_the_key_aligned() -> None:
