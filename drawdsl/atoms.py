@@ -316,16 +316,14 @@ _LOADS_NAME = frozenset({
 })
 _ATTRIBUTES = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
 # The library's own code whose ``is`` only tests types and its own objects.
-_OURS = _INTERNAL | frozenset(
-    os.path.join(_HERE, name) for name in ("probes.py", "combinators.py", "blends.py")
-)
+_OURS = _INTERNAL | frozenset(os.path.join(_HERE, name) for name in ("probes.py", "combinators.py"))
 
 
 def _dunder(name: Any) -> bool:
     """Whether ``name`` is a special method's or attribute's name (``__add__``) other than
     the harmless ones of a class's own code (``super().__init__``): called directly
     (``(0).__add__(card)``, ``object.__repr__(card)``), a builtin's method may treat a
-    stand-in (an atom, a blend) unlike a card without calling it, and return
+    stand-in (an atom) unlike a card without calling it, and return
     ``NotImplemented``."""
     return type(name) is str and len(name) > 4 and name[:2] == "__" == name[-2:] and name not in _HARMLESS
 
@@ -536,9 +534,6 @@ def _profiling(watch: AtomWatch) -> Callable[..., Any]:
     return profile
 
 
-# Files whose frames need no local trace: the evaluator's, and the blends', whose errors
-# reach the spec's own frame if they are the spec's.
-_UNWATCHED = _INTERNAL | {os.path.join(_HERE, "blends.py")}
 # Methods the evaluator's own keys call on the spec's objects (a step's ``__hash__``),
 # as often in one run as the other's states need: not part of the code a run must share.
 _KEYING = frozenset({"__hash__", "__eq__", "__ne__"})
@@ -565,8 +560,8 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
 
     def call(frame: types.FrameType, event: str, arg: Any) -> Any:
         code = frame.f_code
-        if code.co_filename in _UNWATCHED:
-            return None  # the library's own frames: their errors are not the spec's (see local)
+        if code.co_filename in _INTERNAL:
+            return None  # the evaluator's own frames: their errors are not the spec's (see local)
         frame.f_trace_lines = False
         if watch.recording and code.co_filename not in _OURS and code.co_name not in _KEYING \
                 and not code.co_filename.startswith("<frozen"):  # abc's checks, as caches fill
@@ -601,7 +596,7 @@ def watching(record: AtomWatch, run: Callable[[], T]) -> T:
     apart without using them (``type``, ``id``, ``is`` with a value, a special method),
     and a spec that changes the hook.  A run with ``record.use`` None used its values
     only through their own methods: it computes alike for any stand-ins whose methods
-    answer alike (a name and its plain value, a blend and every card of its class).
+    answer alike (a name and its plain value).
 
     >>> record = AtomWatch()
     >>> watching(record, lambda: type(13) is int), record.use is not None

@@ -35,8 +35,7 @@ from fractions import Fraction
 from operator import itemgetter
 from typing import Any, NoReturn, TypeVar
 
-from drawdsl.atoms import AtomWatch, Tracer, Untraced, watching
-from drawdsl.blends import blend_card
+from drawdsl.atoms import Tracer, Untraced
 from drawdsl.cards import Cards
 from drawdsl.cyclic import solve_chain
 from drawdsl.distribution import Distribution
@@ -505,48 +504,6 @@ def _check_class(
     raise _Split(list(groups.values()))
 
 
-def _continue(k: Callable[[Any], Spec[Any]], card: Any, avail: int) -> tuple[Spec[Any], int]:
-    """The continuation on ``card`` in normal form (one function for the first card's run
-    and the blend's, so that both run the same code but the spec's)."""
-    return normal(_spec_or_raise(k(card), k, "the continuation"), avail)
-
-
-def _blend_agrees(
-    k: Callable[[Any], Spec[Any]], members: tuple[Any, ...], child: Spec[Any], extra: int, avail: int,
-    first: AtomWatch | None = None,
-) -> bool:
-    """Whether one run with the class's blend card (:func:`~drawdsl.blends.blend_card`)
-    shows that every card of the lumped class ``members`` continues like its first:
-    ``(child, extra)``.  False proves nothing (the caller checks card by card).  ``first``
-    is the watch of the first card's run when it ran under :func:`~drawdsl.atoms.watching`
-    (via :func:`_continue`); else that run is made again."""
-    made = blend_card(members)
-    if made is None:
-        return False
-    card, watch = made
-    record = AtomWatch()
-    try:
-        # Under the watch of traced runs: a run that used the blend only through its
-        # methods (no ``type()``, ``is``, caught error, ...) is every card's run.  It must
-        # also run the same code as the first card's run (C code that handles a plain
-        # value itself but hands the blend to a hook of the spec's takes another path).
-        result = watching(record, functools.partial(_continue, k, card, avail))
-        if watch.disagreed or record.use is not None or result[1] != extra or result[0] != child:
-            return False
-        if first is None:
-            first = AtomWatch()
-            plain = watching(first, functools.partial(_continue, k, show(members[0]), avail))
-            if plain[1] != extra or plain[0] != child:
-                return False
-        return first.use is None and record.calls == first.calls and record.chain == first.chain
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException:
-        return False
-    finally:
-        watch.close()
-
-
 def _views_agree(sees: Callable[[Any], Any], members: tuple[Any, ...], current: list[Any]) -> bool:
     """Whether ``sees`` (a combinator step's predicate) gives every card of the class a
     strictly equal value: then the step cannot tell them apart at any state."""
@@ -960,15 +917,9 @@ def _evaluate_deck(
         extra being the rule's _Child, or the value for _DONE."""
         k = parent.draw.k
         current[0] = cards[drawn]
-        group = None if members is None else members[drawn]
-        # When a blend will check the class, the first card's run is watched for it.
-        first = AtomWatch() if group is not None and len(group) > 2 and type(k) is not _LoopK else None
-        if first is None:
-            child, extra = _continue(k, show(cards[drawn]), avail)
-        else:
-            child, extra = watching(first, functools.partial(_continue, k, show(cards[drawn]), avail))
-        if group is not None:
-            _check_members(parent.draw, drawn, group, child, extra, avail, first)
+        child, extra = normal(_spec_or_raise(k(show(cards[drawn])), k, "the continuation"), avail)
+        if members is not None and members[drawn] is not None:
+            _check_members(parent.draw, drawn, members[drawn], child, extra, avail)  # type: ignore[arg-type]
         if tracer is not None:
             tracer.verify(parent.draw, drawn, child, extra, avail)
         t = type(child)
@@ -995,8 +946,7 @@ def _evaluate_deck(
     agreed: set[tuple[Any, int]] = set()
 
     def _check_members(
-        head: _Draw[Any], drawn: int, group: tuple[Any, ...], child: Spec[Any], extra: int, avail: int,
-        first: AtomWatch | None,
+        head: _Draw[Any], drawn: int, group: tuple[Any, ...], child: Spec[Any], extra: int, avail: int
     ) -> None:
         """Check that every card of the lumped class ``group`` continues like its first."""
         k = head.k
@@ -1011,14 +961,9 @@ def _evaluate_deck(
                     return
             if (head, drawn) in agreed:
                 return
-            if len(group) > 2 and _blend_agrees(k, group, child, extra, avail):
-                agreed.add((head, drawn))
-                return
             if _loop_members_agree(k, group, current):
                 agreed.add((head, drawn))
                 return
-        elif len(group) > 2 and _blend_agrees(k, group, child, extra, avail, first):
-            return  # (two runs: one more than card by card for two cards)
         _check_class(k, group, child, extra, avail, current)
 
     limit = max_states if escalate_at is None else min(max_states, escalate_at)

@@ -1,16 +1,16 @@
-"""Blends: a lumped class of cards checked in one run (drawdsl/blends.py).
+"""Lumped classes: the evaluator draws the cards a spec cannot tell apart as one, and
+checks every card of a class at every transition (drawdsl/exact.py).
 
-A blend stands for the names of a class of cards; every use must give all of them
-strictly equal results, else the run disagrees and proves nothing.  The evaluator
-uses it to check a lumped class in one run instead of one run per card; blends may
-only make an evaluation faster: every answer equals the real cards' (``probe=False``)
-and brute force, including specs that swallow the disagreement, keep the blended
-value, hash it, or finish with it.
+These adversarial specs were written against *blends* (one run standing for a whole
+class, with a stand-in value watched by a trace hook), which the evaluator used until
+2026-11-25: C code that tells a value's type without calling it fooled them several
+ways (json's encoder, sqlite3.adapt, the caches of abstract classes).  A class is now
+checked card by card with real cards, which was as fast; the specs stay, each answer
+compared with the real cards' (``probe=False``) and brute force.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json.encoder
 import math
@@ -27,10 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import brute_force
 
-import drawdsl.exact as exact
 from drawdsl import Cards, Spec, chances, done, draw, fail, generate, loop, standard_deck
-from drawdsl.blends import SIGNALS, Blend, BlendWatch, Disagreed, _agree, blend_card
-from drawdsl.probes import ProbePlan, named
 
 
 class P(NamedTuple):
@@ -43,91 +40,6 @@ class P(NamedTuple):
 # Small decks: brute force plays every ordering of the whole deck.
 DECK = Cards([P(rank, "x") for rank in range(1, 5)] + [P(2, "y"), P(4, "y")])
 SMALL = Cards([P(rank, "x") for rank in range(1, 5)] + [P(2, "y")])
-
-
-def blend(*values: Any) -> tuple[Blend, BlendWatch]:
-    watch = BlendWatch()
-    return Blend([named(v) for v in values], watch), watch
-
-
-def disagrees(use: Callable[[Any], Any], *values: Any) -> bool:
-    b, watch = blend(*values)
-    try:
-        use(b)
-    except Disagreed:
-        assert watch.disagreed
-        return True
-    return watch.disagreed
-
-
-# ---------------------------------------------------------------- the blend on its own
-
-
-def test_uses_that_agree_give_the_common_result() -> None:
-    b, watch = blend(2, 3, 4)
-    assert (b == 14, b != 14, b < 10, b < 10, b >= 2, b * 0, 0 * b, b // 10) == (
-        False, True, True, True, True, 0, 0, 0)
-    assert bool(b) is True and isinstance(b, int)
-    assert min(b, 10) is b and max(b, 10) == 10  # 10 < b is False for every value
-    assert not watch.disagreed
-
-
-@pytest.mark.parametrize("use", [
-    lambda b: b == 3, lambda b: b + 1, lambda b: str(b), lambda b: hash(b), lambda b: {b: 1},
-    lambda b: iter(b), lambda b: b.bit_length(), lambda b: f"{b}",
-    lambda b: b in {2, 3}, lambda b: [0] * b, lambda b: range(b), lambda b: b > 2,
-])
-def test_uses_that_differ_or_cannot_be_worked_out_disagree(use: Callable[[Any], Any]) -> None:
-    assert disagrees(use, 2, 3, 4)
-
-
-def test_results_must_be_strictly_equal() -> None:
-    # 1 == True == 1.0 in Python, but they are different results.
-    b, watch = blend(0, 1)
-    with pytest.raises(Disagreed):
-        _agree(b, lambda value: True if value else 1)
-    assert watch.disagreed
-    b, watch = blend(0, 1)
-    assert _agree(b, lambda value: 1) == 1 and not watch.disagreed
-
-
-def test_two_blends_always_disagree() -> None:
-    b, watch = blend(2, 3)
-    c = Blend([named(2), named(3)], watch)
-    with pytest.raises(Disagreed):
-        _ = b == c
-    assert watch.disagreed
-
-
-def test_a_run_that_swallows_disagreements_finishes_and_is_marked() -> None:
-    b, watch = blend(2, 3)
-    for _ in range(SIGNALS):
-        with contextlib.suppress(BaseException):  # a spec's bare except
-            _ = b == 2
-    assert b == 2  # past SIGNALS the first value's result, without raising
-    assert watch.disagreed
-
-
-def test_blend_cards_only_for_classes_of_probe_cards_with_int_or_str_fields() -> None:
-    plan = ProbePlan.of(standard_deck())
-    assert plan is not None
-    by_rank, _ = plan.deck(frozenset({"rank"}))
-    made = blend_card(by_rank.distinct()[:3])
-    assert made is not None
-    card, watch = made
-    assert card.rank < 5 and type(card.rank).__name__ == "int" and not watch.disagreed
-    assert blend_card(by_rank.distinct()[:1]) is None
-    assert blend_card([1, 2, 3]) is None  # plain cards: no blend
-    both, _ = plan.deck(frozenset({"rank", "suit"}))
-    made = blend_card(both.distinct()[:3])  # 2, 3 and 4 of spades: the rank blended
-    assert made is not None and made[0].suit == "S" and made[0].rank < 5
-
-    class B(NamedTuple):
-        x: Any
-        y: int
-
-    mixed, _ = ProbePlan.of(Cards([B(1, 0), B("a", 0), B(2, 1)])).deck(frozenset({"x"}))  # type: ignore[union-attr]
-    assert blend_card(mixed.distinct()[:2]) is None  # an int and a str: no blend
 
 
 # ---------------------------------------------------------------- in the evaluator
@@ -350,7 +262,7 @@ def test_an_encoder_reached_late_is_seen(step: Any) -> None:
     assert chances(spec, deck) == truth
 
 
-def test_a_cache_of_abstract_classes_does_not_remember_a_blend() -> None:
+def test_a_cache_of_abstract_classes_does_not_remember_a_class() -> None:
     """A review: ``isinstance(rank, Sized)`` ran the abstract class's Python hook once (the
     run refused), but its C cache kept the blend's class, and the next evaluation's blend
     answered True from the cache, unseen: the second call gave {True: 1}."""
@@ -363,21 +275,6 @@ def test_a_cache_of_abstract_classes_does_not_remember_a_blend() -> None:
         assert truth[True] == Fraction(1, 13)
         assert chances(spec, deck) == truth
         assert chances(spec, deck) == truth
-
-
-def test_the_blend_is_what_checks_the_class(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The aces-style generator is checked by blends: card by card only once, when the
-    first class (all ranks) splits into the fours and the rest."""
-    calls: list[int] = []
-    original = exact._check_class
-
-    def counted(*args: Any) -> None:
-        calls.append(1)
-        original(*args)
-
-    monkeypatch.setattr(exact, "_check_class", counted)
-    assert chances(counts_fours(), DECK) == brute_force(counts_fours(), DECK)
-    assert len(calls) == 1
 
 
 @settings(max_examples=60, deadline=None)
