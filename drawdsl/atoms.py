@@ -32,7 +32,8 @@ type of card is never traced (with one type, a type test goes the same way for e
 card, and the comparison with the real continuation sees the atom's differ); nor is
 ``is``, so code that compares with ``is`` other than with None, True, False or a type
 refuses the run, and a deck holding None, True or False is never traced.  The trace
-also refuses code that names ``id``, ``operator.is_`` or a comparison method, calls
+also refuses code that names ``id``, ``operator.is_`` or a comparison method, or
+reaches such a C function under another name (an alias, a default argument), calls
 of the library's own ``__eq__``/``__hash__`` from the spec's code (a spec's key
 compares an atom by its type tag), and a thread started (the trace sees one thread).
 Atoms all hash alike, so the evaluator's own keys of a traced state do not depend on
@@ -385,6 +386,8 @@ _REVEALING = frozenset({
     "type", "callable", "getsizeof", "builtins", "__builtins__", "globals", "vars", "locals", "modules",
     # the garbage collector and other introspection (gc.is_tracked(card): an atom is tracked)
     "gc", "is_tracked", "is_finalized", "inspect", "ctypes",
+    # another thread or process, which this trace does not see
+    "start_new_thread", "_start_new_thread", "start_joinable_thread", "_start_joinable_thread", "fork",
     # what a builtin's special method gives a stand-in it cannot handle
     "NotImplemented",
     # C code that writes a card itself but hands any other object to a hook, which may be
@@ -468,7 +471,7 @@ def _holds_hooked(value: Any) -> bool:
 
 def _hooked(value: Any, depth: int = 0) -> bool:
     """Whether ``value`` is, or wraps, C code that may hand a stand-in to a hook that ignores it."""
-    if isinstance(value, _HOOKED):
+    if isinstance(value, _HOOKED) or id(value) in _DENIED_C:
         return True
     kind = type(value)
     if kind is types.BuiltinFunctionType:  # a C function, or a C object's bound method
@@ -496,7 +499,8 @@ _CONTAINERS = frozenset({tuple, list, dict, set, frozenset})
 
 
 # C functions that tell objects apart without calling them, or run code this trace cannot
-# see (another thread): a traced run that calls one is refused.
+# see (another thread): a run whose code names one (see _REVEALING) or reaches one (see
+# _reaches_hooked: an alias, a default argument, a partial) is refused.
 _DENIED_C = frozenset(
     id(f) for f in (
         id, operator.is_, operator.is_not, sys.getrefcount, gc.get_referrers, gc.get_referents,
@@ -511,27 +515,6 @@ _DENIED_C = frozenset(
 # spec's code on a traced state they would compare or hash its atoms by their keys.
 _DUNDERS = frozenset({"__eq__", "__ne__", "__hash__"})
 _SPEC_FILES = frozenset(os.path.join(_HERE, name) for name in ("spec.py", "combinators.py"))
-
-
-def _profiling(watch: AtomWatch) -> Callable[..., Any]:
-    """A profile function (``sys.setprofile``) recording in ``watch`` a call of a denied C
-    function, and a call from the spec's code of an equality or hash method of the
-    library's own objects (a spec holding atoms compared or hashed by the spec)."""
-
-    def profile(frame: types.FrameType, event: str, arg: Any) -> None:
-        if watch.use is not None:
-            return
-        if event == "c_call":
-            if id(arg) in _DENIED_C and frame.f_code.co_filename not in _OURS:
-                watch.use = f"the spec calls {getattr(arg, '__name__', arg)}() on a traced card"
-        elif event == "call":
-            code = frame.f_code
-            if code.co_name in _DUNDERS and code.co_filename in _SPEC_FILES:
-                caller = frame.f_back
-                if caller is not None and caller.f_code.co_filename not in _OURS:
-                    watch.use = "the spec compares or hashes the library's objects (specs) holding cards"
-
-    return profile
 
 
 # Methods the evaluator's own keys call on the spec's objects (a step's ``__hash__``),
@@ -560,6 +543,10 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
 
     def call(frame: types.FrameType, event: str, arg: Any) -> Any:
         code = frame.f_code
+        if code.co_name in _DUNDERS and code.co_filename in _SPEC_FILES and watch.use is None:
+            caller = frame.f_back
+            if caller is not None and caller.f_code.co_filename not in _OURS:
+                watch.use = "the spec compares or hashes the library's objects (specs) holding cards"
         if code.co_filename in _INTERNAL:
             return None  # the evaluator's own frames: their errors are not the spec's (see local)
         frame.f_trace_lines = False
@@ -586,8 +573,8 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
     return call
 
 
-_HOOKED_USE = ("the spec reaches a C encoder or pickler (json's, pickle's, sqlite3.adapt), which may "
-               "hand a traced card to a hook that ignores it")
+_HOOKED_USE = ("the spec reaches C code that can tell a traced card from a card without calling it "
+               "(id, operator.is_, gc's, a C encoder or pickler: json's, pickle's, sqlite3.adapt)")
 
 
 def watching(record: AtomWatch, run: Callable[[], T]) -> T:
@@ -705,14 +692,13 @@ class Tracer:
         watch = AtomWatch(self.values)
         atoms = [Atom(watch) for _ in self.cards]
         spare = Watch()
-        previous, profiler = sys.gettrace(), sys.getprofile()
+        previous = sys.gettrace()
         sys.settrace(_catching(watch))
-        sys.setprofile(_profiling(watch))
-        trace, profile = sys.gettrace(), sys.getprofile()
+        trace = sys.gettrace()
         try:
             why = self._run(head, drawn, child, extra, avail, watch, atoms, spare)
-            if sys.gettrace() is not trace or sys.getprofile() is not profile:
-                return "the spec changed the interpreter's trace or profile hooks"
+            if sys.gettrace() is not trace:
+                return "the spec changed the interpreter's trace hook"
             if why is None and (watch.calls != record.calls or watch.chain != record.chain):
                 # C code that handles a card itself but hands an atom to the spec's hook
                 # (json's encoder, a pickler's reducer_override): another path, unseen.
@@ -729,7 +715,6 @@ class Tracer:
         except Exception:  # any error in a traced run means: not shown
             return watch.use or "the spec raised an error on a traced card"
         finally:
-            _restore_profile(profiler)
             sys.settrace(previous)
             watch.close()
             spare.signals = sys.maxsize // 2
@@ -820,18 +805,6 @@ class Tracer:
         if more or restored != child:
             return "a traced card leads elsewhere than the card"
         return None
-
-
-def _restore_profile(profiler: Any) -> None:
-    """Put back the profile hook a traced run replaced: a Python function, or a C-level
-    profiler (``cProfile.Profile``, not callable: it installs itself with ``enable()``)."""
-    if profiler is None or callable(profiler):
-        sys.setprofile(profiler)
-    elif callable(getattr(profiler, "enable", None)):
-        sys.setprofile(None)
-        profiler.enable()
-    else:  # pragma: no cover - no other kind of profile hook is known
-        sys.setprofile(None)
 
 
 class _Plain:
