@@ -505,7 +505,25 @@ def _by_partial_silent_hook(first: Any, card: Any) -> Any:
     return done(card == first or (_PARTIAL(card, 0) == ['"a"'] and card == "a"))
 
 
+_SAME = operator.is_  # an alias: the code names _SAME, not is_
+
+
+def _by_identity_default(first: Any, card: Any, ident: Any = id) -> Any:
+    if first is None:
+        return card
+    return done(ident(card) < ident(first))
+
+
+def _by_identity_alias(first: Any, card: Any) -> Any:
+    if first is None:
+        return card
+    return done(card == first or (_SAME(card, "a") and card == "a"))
+
+
 SNEAKY += [
+    # Once caught by a profile hook; now by the scan of what the code reaches.
+    ("id() as a default argument", _by_identity_default),
+    ("operator.is_ under another name", _by_identity_alias),
     ("sqlite3.adapt with a C hook", _by_adapt),
     ("a C encoder's silent C hook in a partial", _by_partial_silent_hook),
     ("a C encoder's silent C hook, a global", _by_global_silent_hook),
@@ -522,7 +540,7 @@ def test_sneaky_comparisons_are_refused(title: str, step: Any) -> None:
     deck = Cards({"a": 1, "b": 1, "c": 1})
     spec = loop(None, step)
     assert traced(spec, deck) is None, title
-    if title != "id()":  # id() compares memory addresses: no fixed answer
+    if title not in ("id()", "id() as a default argument"):  # memory addresses: no fixed answer
         assert traced_first(spec, deck)[0] == brute_force(spec, deck)
 
 
