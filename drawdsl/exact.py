@@ -839,6 +839,13 @@ def _deck_rule(parent: _Head, drawn: int, target: _Head) -> tuple[int, _Child | 
     return _OTHER, _Child(None, True, target.layout.free)
 
 
+#: Up to how many distinct cards a non-symmetric draw goes card by card over the decks
+#: that share a spec (a pass per card); with more, most decks lack most cards, and going
+#: deck by deck over the cards each holds is faster (measured: 2 cards 1.4x faster card
+#: by card, 4 the same, 13 and 52 up to 1.3x slower).
+_CARD_MAJOR = 4
+
+
 def _evaluate_deck(
     spec: Spec[Any],
     deck: Cards[Any],
@@ -1019,7 +1026,7 @@ def _evaluate_deck(
                 offset = layout.offset
                 free_counts = layout.free_counts
                 row: list[tuple[Group | None, int, Any] | None] = [None] * size
-                if not sym:
+                if not sym and size <= _CARD_MAJOR:
                     # Card by card over the group's decks: one transition per card, and
                     # the paths that end are added up before they are recorded.
                     items = group.items()
