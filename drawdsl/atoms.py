@@ -11,9 +11,10 @@ evaluation visits, which is all it needs:
   card drawn, are replaced by :class:`Atom` objects, one per card;
 * an atom lets the spec compare it with another atom (``==``, ``!=``: equal only to
   itself), pass it around, and hash it where the order of a set cannot show the hash
-  (``x in s``, a dict's subscript, a dict display); anything else (comparing it with
-  another value, ordering, arithmetic, ``str``, ``bool``, an attribute, ``isinstance``,
-  ``hash()``, a set display, a call that hashes it) is a *use a renaming could see*: the
+  (a lookup in a dict held in a local variable, ``x in s``, a dict display: see
+  :mod:`drawdsl.lookups`); anything else (comparing it with another value, ordering,
+  arithmetic, ``str``, ``bool``, an attribute, ``isinstance``, ``hash()``, a set
+  display, another call that hashes it) is a *use a renaming could see*: the
   watch records it and the run stops (:class:`Unfaithful`, a ``BaseException``);
 * the traced continuation must hold atoms only where a renaming can see them, no card
   of the deck there that was not an atom (a constant), and, once its atoms are turned
@@ -79,6 +80,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from drawdsl.keys import strict_key
+from drawdsl.lookups import looks_up, prepare
 from drawdsl.probes import NAME_TYPES, Hidden, Seen, Token, Watch, _hidden, _Probe, show
 from drawdsl.reductions import CardIndex, head_support, normal, rename_spec
 from drawdsl.spec import _Done, _Draw, _Fail, _spec_or_raise
@@ -111,11 +113,17 @@ SIGNALS = 100
 class AtomWatch:
     """What one traced run saw: the first use a renaming could see (None: none)."""
 
-    __slots__ = ("use", "signals", "armed", "cards", "calls", "chain", "recording")
+    __slots__ = (
+        "use", "signals", "armed", "cards", "calls", "chain", "recording", "lookup_hash", "looked_up",
+    )
 
-    def __init__(self, cards: frozenset[Any] = frozenset()) -> None:
+    def __init__(self, cards: frozenset[Any] = frozenset(), lookup_hash: int | None = None) -> None:
         #: The deck's cards as plain values (a dict key equal to one is not safe).
         self.cards = cards
+        #: The hash every atom gives the spec's lookups (drawdsl.lookups) in this run.
+        self.lookup_hash = _ATOM_HASH if lookup_hash is None else lookup_hash
+        #: Whether the spec looked an atom up (in a dict, or with ``in``).
+        self.looked_up = False
         self.use: str | None = None
         self.signals = 0
         self.armed = True
@@ -147,7 +155,8 @@ _OTHERS = frozenset({*_KEY_TYPES, tuple, frozenset})
 # The evaluator's own modules, whose hashing only keys states (never decides a value).
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _INTERNAL = frozenset(
-    os.path.join(_HERE, name) for name in ("keys.py", "spec.py", "frames.py", "reductions.py", "atoms.py")
+    os.path.join(_HERE, name)
+    for name in ("keys.py", "spec.py", "frames.py", "reductions.py", "atoms.py", "lookups.py")
 )
 
 
@@ -179,11 +188,19 @@ class Atom:
         return True
 
     def __hash__(self) -> int:
-        if sys._getframe(1).f_code.co_filename not in _INTERNAL:
-            _seen(self, "the spec hashes a card (a set's order or a lookup could show which card it is)")
         # The same for every atom: the evaluator's own keys of a traced state do not
         # depend on which card an atom stands for (its card's hash would tell).
-        return _ATOM_HASH
+        caller = sys._getframe(1)
+        if caller.f_code.co_filename in _INTERNAL:
+            return _ATOM_HASH
+        if not looks_up(caller):
+            _seen(self, "the spec hashes a card other than to look it up in a dict (a set's order could "
+                        "show which card it is)")
+            return _ATOM_HASH
+        # A lookup: in this run every atom hashes as the watch says (see Tracer._check).
+        watch: AtomWatch = object.__getattribute__(self, "_watch")
+        watch.looked_up = True
+        return watch.lookup_hash
 
     def __getattribute__(self, name: str) -> Any:
         if name == "__class__" and sys._getframe(1).f_code.co_filename in _INTERNAL:
@@ -287,7 +304,8 @@ class _Mapping:
             if issubclass(t, _Probe):
                 fields = tuple(tuple.__iter__(value))
                 out = [self.rename(x) for x in fields]
-                return value if all(a is b for a, b in zip(out, fields, strict=True)) else t._make(out)  # type: ignore[attr-defined]
+                same = all(a is b for a, b in zip(out, fields, strict=True))
+                return value if same else tuple.__new__(t, out)
             return value
         index = self.tracer.index
         if index.named:
@@ -297,7 +315,8 @@ class _Mapping:
             if issubclass(t, _Probe):
                 fields = tuple(tuple.__iter__(value))
                 out = [self.rename(x) for x in fields]
-                return value if all(a is b for a, b in zip(out, fields, strict=True)) else t._make(out)  # type: ignore[attr-defined]
+                same = all(a is b for a, b in zip(out, fields, strict=True))
+                return value if same else tuple.__new__(t, out)
         try:
             i = index.index.get(strict_key(value))
         except TypeError:
@@ -471,12 +490,13 @@ def _holds_hooked(value: Any) -> bool:
 
 def _hooked(value: Any, depth: int = 0) -> bool:
     """Whether ``value`` is, or wraps, C code that may hand a stand-in to a hook that ignores it."""
-    if isinstance(value, _HOOKED) or id(value) in _DENIED_C:
-        return True
+    # By type, never isinstance(): that reads ``__class__``, a use of a placeholder.
     kind = type(value)
+    if issubclass(kind, _HOOKED) or id(value) in _DENIED_C:
+        return True
     if kind is types.BuiltinFunctionType:  # a C function, or a C object's bound method
         adapt = getattr(sys.modules.get("_sqlite3"), "adapt", None)
-        return isinstance(value.__self__, _HOOKED) or (adapt is not None and value is adapt)
+        return issubclass(type(value.__self__), _HOOKED) or (adapt is not None and value is adapt)
     if depth >= 3:
         return False
     if kind is types.MethodType:
@@ -491,7 +511,7 @@ def _hooked(value: Any, depth: int = 0) -> bool:
 _WRAPPING = frozenset({types.ModuleType, types.BuiltinFunctionType, types.MethodType, functools.partial})
 # Kinds of value that are none of those (a cache: the classes met since are added).
 _PLAIN_KINDS = set({
-    int, str, bool, float, bytes, type(None), type,
+    int, str, bool, float, bytes, type(None), type, Hidden,
     types.FunctionType, types.GeneratorType, types.CodeType, types.CellType, range, slice, complex,
 })
 # Containers: the scan looks at their first items.
@@ -559,6 +579,7 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
             else:
                 watch.calls.add(code)  # called by the evaluator: as often as its replays need
         if watch.use is None and frame.f_code.co_filename not in _OURS:
+            prepare(code)  # here, untraced: an atom hashed in this code may be a lookup (drawdsl.lookups)
             names_too = code not in scanned
             scanned.add(code)
             if _compares_identity(frame):
@@ -612,7 +633,8 @@ def _atoms_inside(value: Any, limit: int = 20_000) -> bool | None:
         t = type(x)
         if t is Atom:
             return True
-        if id(x) in seen or isinstance(x, skip) or x is None:
+        # By type, never isinstance(): that reads a placeholder's ``__class__``, a use.
+        if t is Hidden or id(x) in seen or issubclass(t, skip) or x is None:
             continue
         seen.add(id(x))
         if len(seen) > limit:
@@ -627,8 +649,6 @@ def _atoms_inside(value: Any, limit: int = 20_000) -> bool | None:
         elif t is types.MethodType:
             stack.append(x.__self__)
             stack.append(x.__func__)
-        elif t is Hidden:
-            continue
         else:
             stack.extend(gc.get_referents(x))
     return False
@@ -668,35 +688,61 @@ class Tracer:
             except TypeError:
                 self.usable = "cards that cannot be hashed"
 
-    def verify(self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int) -> None:
-        why = self.check(head, drawn, child, extra, avail)
+    def verify(
+        self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int, shown: Any = None,
+    ) -> None:
+        why = self.check(head, drawn, child, extra, avail, shown)
         if why is not None:
             raise Untraced(why)
 
-    def check(self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int) -> str | None:
+    def check(
+        self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int, shown: Any = None,
+    ) -> str | None:
         if self.usable is not None:
             return self.usable
         collecting = gc.isenabled()
         gc.disable()  # no collector callbacks or finalizers in one run and not the other
         try:
-            return self._check(head, drawn, child, extra, avail)
+            return self._check(head, drawn, child, extra, avail, shown)
         finally:
             if collecting:
                 gc.enable()
 
-    def _check(self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int) -> str | None:
+    def _check(
+        self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int, shown: Any,
+    ) -> str | None:
         record = AtomWatch()
-        raised = self._raises(head, drawn, child, extra, avail, record)
+        raised = self._raises(head, drawn, child, extra, avail, record, shown)
         if raised is not None:
             return raised
         watch = AtomWatch(self.values)
+        why = self._traced(head, drawn, child, extra, avail, shown, record, watch)
+        if why is None and watch.looked_up:
+            # The spec looked atoms up in dicts (drawdsl.lookups), where a key is compared
+            # only with keys of the same hash: a plain key equal to a card (``d[14]``,
+            # ``d[len(d)]``) next to an atom would never be compared with it, though
+            # under some renaming it is that card.  So the run again with every atom
+            # hashing as each card does: then any such key meets the atoms, and the
+            # comparison is seen (an atom compared with a value equal to a card).
+            for value_hash in sorted({hash(value) for value in self.values}):
+                watch = AtomWatch(self.values, value_hash)
+                why = self._traced(head, drawn, child, extra, avail, shown, record, watch)
+                if why is not None:
+                    return why
+        return why
+
+    def _traced(
+        self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int, shown: Any,
+        record: AtomWatch, watch: AtomWatch,
+    ) -> str | None:
+        """One traced run, watched by ``watch``, compared with the real card's (``record``)."""
         atoms = [Atom(watch) for _ in self.cards]
         spare = Watch()
         previous = sys.gettrace()
         sys.settrace(_catching(watch))
         trace = sys.gettrace()
         try:
-            why = self._run(head, drawn, child, extra, avail, watch, atoms, spare)
+            why = self._run(head, drawn, child, extra, avail, watch, atoms, spare, shown)
             if sys.gettrace() is not trace:
                 return "the spec changed the interpreter's trace hook"
             if why is None and (watch.calls != record.calls or watch.chain != record.chain):
@@ -721,6 +767,7 @@ class Tracer:
 
     def _raises(
         self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int, record: AtomWatch,
+        shown: Any = None,
     ) -> str | None:
         """Why the real card's run cannot be compared with a traced one: it raised an error
         in the spec's code, even one the spec caught (a builtin that rejects the card but
@@ -740,8 +787,7 @@ class Tracer:
                     return "a state made plain is not a draw"
                 token = self.cards[drawn]
                 values = [_PLAIN.rename(value) for value in token.values]
-                for i, field in token.hidden:
-                    values[i] = _hidden(field, spare, values[i])
+                _placeholders(values, token, shown, spare)
                 card = token.make(values)
                 expected = normal(rename_spec(child, _PLAIN, None), avail)  # type: ignore[arg-type]
             else:
@@ -760,7 +806,7 @@ class Tracer:
 
     def _run(
         self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int,
-        watch: AtomWatch, atoms: list[Atom], spare: Watch,
+        watch: AtomWatch, atoms: list[Atom], spare: Watch, shown: Any = None,
     ) -> str | None:
         into = _Mapping(self, atoms, True)
         traced_head, more = normal(rename_spec(head, into, None), avail + 1)  # type: ignore[arg-type]
@@ -770,13 +816,12 @@ class Tracer:
         if type(card) is Token:
             values = list(card.values)
             values[next(i for i, v in enumerate(card.values) if v is card.name)] = atoms[drawn]
-            for i, field in card.hidden:
-                values[i] = _hidden(field, spare, values[i])
-            shown: Any = card.make(values)
+            _placeholders(values, card, shown, spare)
+            handed: Any = card.make(values)
         else:
-            shown = atoms[drawn]
+            handed = atoms[drawn]
         k = traced_head.k  # type: ignore[attr-defined]
-        traced, traced_extra = normal(_spec_or_raise(k(shown), k, "the continuation"), avail)
+        traced, traced_extra = normal(_spec_or_raise(k(handed), k, "the continuation"), avail)
         if watch.use is not None or spare.fields:
             return watch.use or "the spec reads a field of a card it does not read otherwise"
         watch.armed = watch.recording = False  # from here on only the evaluator looks at the atoms
@@ -807,6 +852,20 @@ class Tracer:
         return None
 
 
+def _placeholders(values: list[Any], token: Token, shown: Any, spare: Watch) -> None:
+    """Fill the hidden fields of a probe card's ``values``: with the placeholders of
+    ``shown`` (the probe card the real continuation was made with), so that a state
+    holding the card (a generator's local) has the same placeholders, which are keyed
+    by identity; else (no such card) with new ones reporting to ``spare``."""
+    if isinstance(shown, _Probe):
+        held = tuple.__getitem__
+        for i, _field in token.hidden:
+            values[i] = held(shown, i)
+        return
+    for i, field in token.hidden:
+        values[i] = _hidden(field, spare, values[i])
+
+
 class _Plain:
     """Duck-typed as the ``index`` of :func:`~drawdsl.reductions.rename_spec`: every name
     (:func:`~drawdsl.probes.named`) where a renaming sees values (tuples, frozensets,
@@ -827,7 +886,7 @@ class _Plain:
                 return value
             if t is tuple:
                 return tuple(moved)
-            return frozenset(moved) if t is frozenset else t._make(moved)  # type: ignore[attr-defined]
+            return frozenset(moved) if t is frozenset else tuple.__new__(t, moved)
         return value
 
 

@@ -924,11 +924,12 @@ def _evaluate_deck(
         extra being the rule's _Child, or the value for _DONE."""
         k = parent.draw.k
         current[0] = cards[drawn]
-        child, extra = normal(_spec_or_raise(k(show(cards[drawn])), k, "the continuation"), avail)
+        card = show(cards[drawn])
+        child, extra = normal(_spec_or_raise(k(card), k, "the continuation"), avail)
         if members is not None and members[drawn] is not None:
             _check_members(parent.draw, drawn, members[drawn], child, extra, avail)  # type: ignore[arg-type]
         if tracer is not None:
-            tracer.verify(parent.draw, drawn, child, extra, avail)
+            tracer.verify(parent.draw, drawn, child, extra, avail, card)
         t = type(child)
         if t is _Draw:
             if reads_rest(child):

@@ -190,9 +190,10 @@ def evaluate_shapes(
         """What drawing card ``drawn`` does to ``parent``'s states: (rule, group, extra)."""
         k = parent.draw.k
         current[0] = cards[drawn]
-        child, extra = normal(_spec_or_raise(k(show(cards[drawn])), k, "the continuation"), avail)
+        card = show(cards[drawn])
+        child, extra = normal(_spec_or_raise(k(card), k, "the continuation"), avail)
         if tracer is not None:
-            tracer.verify(parent.draw, drawn, child, extra, avail)
+            tracer.verify(parent.draw, drawn, child, extra, avail, card)
         t = type(child)
         if t is _Draw:
             if reads_rest(child):

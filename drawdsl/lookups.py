@@ -1,0 +1,190 @@
+"""Lookups: where a traced run may hash a card (an atom) without a renaming seeing it.
+
+An atom (see :mod:`drawdsl.atoms`) hashes like every other atom, so a container keyed
+by atoms behaves like one keyed by any renaming of their cards only if the hash values
+cannot show: a dictionary keeps its keys in the order they were inserted, and a lookup
+(``d[card]``, ``card in d``, ``d.get(card)``) answers by equality, which an atom
+answers by identity.  A set is not like that: its order follows the hashes, so
+``next(iter({a, b}))`` could pick a different card under a renaming.  So a hash is
+allowed only when the code hashing it is one of these lookups, read off the
+instruction the spec's frame is running:
+
+* ``d[key]``, ``d[key] = v``, ``del d[key]``, ``key in d`` (``not in``) where ``d`` is a
+  local variable (not rebound while the key is computed) holding a plain ``dict``,
+  ``defaultdict``, ``OrderedDict`` or ``Counter``; for ``in``, a ``set`` or
+  ``frozenset`` too (membership shows no order);
+* ``d.get(key, ...)``, ``d.setdefault(key, ...)``, ``d.pop(key, ...)`` on such a local
+  dictionary, with positional arguments;
+* a dict display or comprehension (``{card: 1}``).
+
+Everything else that hashes an atom from the spec's code (``hash(card)``, a set
+display, ``set.add``, ``Counter(cards)``, a dict compared with ``==``) refuses the
+traced run, as before: slower (no renaming symmetry), never wrong.  The instructions
+between the dictionary's load and the lookup must run straight through (no jump, no
+``KW_NAMES``), so that reading them backwards finds which local the dictionary came from;
+on any bytecode this reading does not recognise (another Python version), the answer
+is no.
+
+>>> import sys
+>>> def lookup(d, key):
+...     return d[key], sys._getframe()
+>>> prepare(lookup.__code__)
+>>> _, frame = lookup({1: 2}, 1)
+>>> looks_up(frame)  # the frame's last instruction is the return, not the lookup
+False
+"""
+
+from __future__ import annotations
+
+import collections
+import dis
+import types
+from typing import Any
+
+__all__ = ["looks_up", "prepare"]
+
+#: Dictionaries whose order is their insertion order and whose lookups compare by ``==``.
+_DICTS = frozenset({dict, collections.defaultdict, collections.OrderedDict, collections.Counter})
+#: Containers whose membership test shows no order.
+_MEMBERSHIP = _DICTS | {set, frozenset}
+#: Methods of those dictionaries that look a key up and show nothing of its hash.
+_METHODS = frozenset({"get", "setdefault", "pop"})
+#: A new dictionary made from keys: a display or a comprehension.
+_NEW_DICT = frozenset({"BUILD_MAP", "MAP_ADD"})
+#: Subscripts: the container is the item below the key (and the value, for a store).
+_SUBSCRIPTS = frozenset({"BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR"})
+_CALLS = frozenset({"CALL", "CALL_METHOD"})
+#: Instructions that only move the call along (3.11's ``PRECALL``).
+_PASS = frozenset({"PRECALL", "CACHE", "EXTENDED_ARG", "NOP"})
+
+#: Each prepared code object's instructions, and the index of each by its offset.
+_CODE: dict[types.CodeType, tuple[dict[int, int], list[dis.Instruction]]] = {}
+
+
+def prepare(code: types.CodeType) -> None:
+    """Read ``code``'s instructions once, ahead of :func:`looks_up` (which reads only
+    prepared code: it runs inside a traced run, where the disassembler's own Python
+    code would count as the spec's)."""
+    if code not in _CODE:
+        listing = list(dis.get_instructions(code))
+        _CODE[code] = ({ins.offset: i for i, ins in enumerate(listing)}, listing)
+
+
+def _effect(ins: dis.Instruction) -> int | None:
+    """The stack effect of an instruction that runs straight through (None: a jump, a
+    jump target, or one whose effect is unknown)."""
+    if ins.is_jump_target or ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs:
+        return None
+    try:
+        return dis.stack_effect(ins.opcode, ins.arg if ins.opcode >= dis.HAVE_ARGUMENT else None, jump=False)
+    except ValueError:
+        return None
+
+
+def _start(listing: list[dis.Instruction], end: int, items: int) -> int | None:
+    """The index of the first instruction of the code that pushed the top ``items``
+    stack items, the last of it at ``end - 1``: walking backwards until the
+    instructions push exactly ``items`` (None: not straight-line code)."""
+    total = 0
+    i = end
+    while i > 0:
+        i -= 1
+        effect = _effect(listing[i])
+        if effect is None:
+            return None
+        total += effect
+        if total == items:
+            return i
+        if total > items:
+            return None
+    return None
+
+
+def _copies(listing: list[dis.Instruction], at: int) -> bool:
+    """Whether the instructions just before ``at`` copy the two top items (the
+    container and the key of ``d[k] += v``): ``COPY 2, COPY 2`` or ``DUP_TOP_TWO``."""
+    before = listing[max(at - 2, 0):at]
+    return ([(i.opname, i.arg) for i in before] == [("COPY", 2), ("COPY", 2)]
+            or (at >= 1 and listing[at - 1].opname == "DUP_TOP_TWO"))
+
+
+def _augmented(listing: list[dis.Instruction], at: int) -> int | None:
+    """Where the container and key of the subscript at ``at`` were loaded from: the end
+    of their code.  Plainly, ``at`` itself; in ``d[k] += v`` the subscripts work on
+    copies (``COPY 2, COPY 2``, then ``SWAP 3, SWAP 2`` before the store), so the end is
+    before the copies.  None: not a form read here."""
+    op = listing[at].opname
+    if op == "BINARY_SUBSCR" and _copies(listing, at):
+        return at - (1 if listing[at - 1].opname == "DUP_TOP_TWO" else 2)
+    if op == "STORE_SUBSCR" and at >= 2:
+        before = [(i.opname, i.arg) for i in listing[at - 2:at]]
+        rotated = listing[at - 1].opname == "ROT_THREE"
+        if before == [("SWAP", 3), ("SWAP", 2)] or rotated:
+            value_end = at - (1 if rotated else 2)
+            value = _start(listing, value_end, 1)
+            if value is None:
+                return None
+            # The value's code starts with the copies and their subscript.
+            width = 1 if listing[value].opname == "DUP_TOP_TWO" else 2
+            if value + width >= len(listing) or listing[value + width].opname != "BINARY_SUBSCR" \
+                    or not _copies(listing, value + width):
+                return None
+            return value
+    return at
+
+
+def _local(frame: types.FrameType, listing: list[dis.Instruction], at: int, until: int) -> Any:
+    """The value of the local variable that instruction ``at`` loads, when it is a
+    ``LOAD_FAST`` not stored to or deleted up to instruction ``until``; else None."""
+    ins = listing[at]
+    if ins.opname != "LOAD_FAST":
+        return None
+    name = ins.argval
+    for later in listing[at + 1:until]:
+        if later.opname in ("STORE_FAST", "DELETE_FAST", "LOAD_FAST_AND_CLEAR") and later.argval == name:
+            return None
+    return frame.f_locals.get(name)
+
+
+def looks_up(frame: types.FrameType) -> bool:
+    """Whether the instruction ``frame`` is running hashes a key only to look it up in a
+    dictionary held in a local variable, or to make a dict (see the module's text)."""
+    found = _CODE.get(frame.f_code)
+    if found is None:
+        return False
+    offsets, listing = found
+    at = offsets.get(frame.f_lasti)
+    if at is None:
+        return False
+    ins = listing[at]
+    op = ins.opname
+    if op in _NEW_DICT:
+        return True
+    if op in _SUBSCRIPTS or op == "CONTAINS_OP":
+        # The container's load, then the key's code (STORE_SUBSCR: the value came first;
+        # CONTAINS_OP: the key first, the container last).
+        if op == "CONTAINS_OP":
+            start: int | None = at - 1
+        else:
+            end = _augmented(listing, at)
+            key = None if end is None else _start(listing, end, 1)
+            start = None if key is None else key - 1
+        if start is None or start < 0:
+            return False
+        held = _local(frame, listing, start, at)
+        kinds = _MEMBERSHIP if op == "CONTAINS_OP" else _DICTS
+        return type(held) in kinds
+    if op in _CALLS:
+        end = at
+        while end > 0 and listing[end - 1].opname in _PASS:
+            end -= 1
+        count = ins.arg or 0
+        first = _start(listing, end, count) if count else end
+        if first is None or first < 2:
+            return False
+        method = listing[first - 1]
+        if method.opname not in ("LOAD_METHOD", "LOAD_ATTR") or method.argval not in _METHODS:
+            return False
+        held = _local(frame, listing, first - 2, at)
+        return type(held) in _DICTS
+    return False
