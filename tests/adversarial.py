@@ -143,3 +143,25 @@ def gen_twins(values: tuple[Any, ...]) -> Any:
     twin = values[ALPHABET.index(card) % len(values)]
     other = yield draw()
     return str(twin) + ("=" if other == "a" else "!")
+
+
+@generate
+def gen_dict(mode: int, name: str) -> Any:
+    """Cards as the keys of a dict, looked up (which a traced run allows, see
+    drawdsl.lookups); in modes 1 to 3 a plain key equal to a card sits beside them, and
+    mode 4 looks up a named card, so no renaming may be assumed."""
+    counts: dict[Any, int] = {}
+    for _ in range(2):
+        card = yield draw()
+        counts[card] = counts.get(card, 0) + 1
+        if mode == 1:
+            counts[name] = counts.get(name, 0)  # a constant equal to a card
+        elif mode == 2:
+            counts.setdefault(ALPHABET[len(counts) % len(ALPHABET)], 0)  # a computed one
+        elif mode == 3:
+            counts[name] = 9
+            del counts[name]  # gone again within the step
+            counts[card] = counts.get(card, 0) + len(counts)
+    if mode == 4:
+        return counts.get(name, -1)
+    return tuple(counts.values())  # in the order of first sight

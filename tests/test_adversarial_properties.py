@@ -19,6 +19,7 @@ from adversarial import (
     Ordered,
     Twins,
     finish_with_card,
+    gen_dict,
     gen_in_str,
     gen_keeps,
     gen_named,
@@ -47,6 +48,7 @@ adversarial_leaves: st.SearchStrategy[Spec[Any]] = st.one_of(
     st.just(gen_keeps()),
     st.integers(1, 3).map(gen_in_str),
     twin_sets.map(gen_twins),
+    st.builds(gen_dict, st.integers(0, 4), st.sampled_from(ALPHABET)),
 )
 
 adversarial_specs: st.SearchStrategy[Spec[Any]] = st.recursive(
