@@ -80,7 +80,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from drawdsl.keys import strict_key
-from drawdsl.lookups import looks_up, prepare
+from drawdsl.lookups import looks_up, makes_sets, prepare, set_maker
 from drawdsl.probes import NAME_TYPES, Hidden, Seen, Token, Watch, _hidden, _Probe, show
 from drawdsl.reductions import CardIndex, head_support, normal, rename_spec
 from drawdsl.spec import _Done, _Draw, _Fail, _spec_or_raise
@@ -115,6 +115,7 @@ class AtomWatch:
 
     __slots__ = (
         "use", "signals", "armed", "cards", "calls", "chain", "recording", "lookup_hash", "looked_up",
+        "makes_sets",
     )
 
     def __init__(self, cards: frozenset[Any] = frozenset(), lookup_hash: int | None = None) -> None:
@@ -124,6 +125,8 @@ class AtomWatch:
         self.lookup_hash = _ATOM_HASH if lookup_hash is None else lookup_hash
         #: Whether the spec looked an atom up (in a dict, or with ``in``).
         self.looked_up = False
+        #: What in the spec's code can make a set of a dict's keys (None: nothing seen).
+        self.makes_sets: str | None = None
         self.use: str | None = None
         self.signals = 0
         self.armed = True
@@ -161,6 +164,16 @@ _INTERNAL = frozenset(
 
 
 _ATOM_HASH = 0x5EED_A70
+# The evaluator's functions that hash a traced state to key it (by file and name).  Only
+# these: a C function the spec supplies (``.map(frozenset)``, ``.map(dict.fromkeys)``)
+# is called from the library's frames too, and its hashing is the spec's.
+_KEYS_MADE = frozenset({
+    (os.path.join(_HERE, "keys.py"), "strict_key"),
+    (os.path.join(_HERE, "frames.py"), "_freeze"),
+    (os.path.join(_HERE, "reductions.py"), "support"),
+    (os.path.join(_HERE, "spec.py"), "__init__"),
+    (os.path.join(_HERE, "spec.py"), "_keyed"),
+})
 
 
 class Atom:
@@ -191,7 +204,8 @@ class Atom:
         # The same for every atom: the evaluator's own keys of a traced state do not
         # depend on which card an atom stands for (its card's hash would tell).
         caller = sys._getframe(1)
-        if caller.f_code.co_filename in _INTERNAL:
+        code = caller.f_code
+        if (code.co_filename, code.co_name) in _KEYS_MADE:
             return _ATOM_HASH
         if not looks_up(caller):
             _seen(self, "the spec hashes a card other than to look it up in a dict (a set's order could "
@@ -420,6 +434,36 @@ _HOOKED = (_json.make_encoder, _pickle.Pickler)
 _REACHES: dict[types.CodeType, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
+def _loaded(code: types.CodeType) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The global names ``code`` loads, and the attributes it reads (cached)."""
+    reach = _REACHES.get(code)
+    if reach is None:
+        loaded: list[str] = []
+        read: set[str] = set()
+        for ins in dis.get_instructions(code):
+            if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+                loaded.append(ins.argval)
+            elif ins.opname in _ATTRIBUTES:
+                read.add(ins.argval)
+        reach = _REACHES[code] = (tuple(dict.fromkeys(loaded)), frozenset(read))
+    return reach
+
+
+def _reached(frame: types.FrameType, names_too: bool) -> tuple[list[Any], frozenset[str]]:
+    """The values ``frame``'s code can reach directly: its locals and, with ``names_too``,
+    the global names it loads; and the attributes it reads (of a module among them)."""
+    values = list(frame.f_locals.values())
+    attributes: frozenset[str] = frozenset()
+    if names_too:
+        names, attributes = _loaded(frame.f_code)
+        found = frame.f_globals
+        builtins = frame.f_builtins
+        if not isinstance(builtins, dict):
+            builtins = {}
+        values.extend([found[name] if name in found else builtins.get(name) for name in names])
+    return values, attributes
+
+
 def _reaches_hooked(frame: types.FrameType, names_too: bool = True) -> bool:
     """Whether the code of ``frame`` can reach a C encoder or pickler (:data:`_HOOKED`),
     or C code that hands other objects to a protocol's hook (``sqlite3.adapt``), made
@@ -428,26 +472,7 @@ def _reaches_hooked(frame: types.FrameType, names_too: bool = True) -> bool:
     module it names (two levels: ``json.encoder.X``); also wrapped (``functools.partial``,
     a bound method) or held in a list, tuple, set or dict among its first items.  One
     held deeper (a list in a list, an object's attribute) is not looked for."""
-    values = list(frame.f_locals.values())
-    attributes: frozenset[str] = frozenset()
-    if names_too:
-        code = frame.f_code
-        reach = _REACHES.get(code)
-        if reach is None:
-            loaded: list[str] = []
-            read: set[str] = set()
-            for ins in dis.get_instructions(code):
-                if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
-                    loaded.append(ins.argval)
-                elif ins.opname in _ATTRIBUTES:
-                    read.add(ins.argval)
-            reach = _REACHES[code] = (tuple(dict.fromkeys(loaded)), frozenset(read))
-        names, attributes = reach
-        found = frame.f_globals
-        builtins = frame.f_builtins
-        if not isinstance(builtins, dict):
-            builtins = {}
-        values.extend([found[name] if name in found else builtins.get(name) for name in names])
+    values, attributes = _reached(frame, names_too)
     if set(map(type, values)) <= _PLAIN_KINDS:
         return False  # the usual case, at C speed: Python functions, types, numbers, strings, ...
     for value in values:
@@ -470,6 +495,31 @@ def _reaches_hooked(frame: types.FrameType, names_too: bool = True) -> bool:
                 if type(inner) is types.ModuleType and any(_hooked(vars(inner).get(a)) for a in attributes):
                     return True
     return False
+
+
+def _reaches_set_makers(frame: types.FrameType, names_too: bool = True) -> str | None:
+    """What can make a set of a dict's keys (:func:`~drawdsl.lookups.set_maker`) the
+    frame's code reaches as :func:`_reaches_hooked` looks (locals, global names, the
+    attributes it reads of a module, the first items of a container), None when nothing."""
+    values, attributes = _reached(frame, names_too)
+    for value in values:
+        kind = type(value)
+        if kind is types.ModuleType:
+            for attribute in attributes:
+                inner = vars(value).get(attribute)
+                found = set_maker(inner)
+                if found is None and type(inner) is types.ModuleType:
+                    found = next(filter(None, (set_maker(vars(inner).get(a)) for a in attributes)), None)
+                if found is not None:
+                    return found
+            continue
+        found = set_maker(value)
+        if found is None and kind in _CONTAINERS:
+            items = itertools.islice(value.values() if kind is dict else value, _ITEMS)
+            found = next(filter(None, map(set_maker, items)), None)
+        if found is not None:
+            return found
+    return None
 
 
 #: How many items of a container the scan looks at.
@@ -551,10 +601,12 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
         if event == "exception" and watch.use is None and frame.f_code.co_filename not in _INTERNAL \
                 and not issubclass(arg[0], _QUIET):
             watch.use = f"the spec raised {arg[0].__name__} on a traced card (caught or not)"
-        elif event == "return" and watch.use is None and frame.f_code.co_filename not in _OURS \
-                and _reaches_hooked(frame, False):
-            # made or fetched in the frame after it was called: the run proves nothing
-            watch.use = _HOOKED_USE
+        elif event == "return" and watch.use is None and frame.f_code.co_filename not in _OURS:
+            if _reaches_hooked(frame, False):
+                # made or fetched in the frame after it was called: the run proves nothing
+                watch.use = _HOOKED_USE
+            elif watch.makes_sets is None:
+                watch.makes_sets = _reaches_set_makers(frame, False)
         return local
 
     # Code whose global names were looked at in this run (its locals are, at every call,
@@ -580,6 +632,8 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
                 watch.calls.add(code)  # called by the evaluator: as often as its replays need
         if watch.use is None and frame.f_code.co_filename not in _OURS:
             prepare(code)  # here, untraced: an atom hashed in this code may be a lookup (drawdsl.lookups)
+            if watch.makes_sets is None:
+                watch.makes_sets = makes_sets(code) or _reaches_set_makers(frame, code not in scanned)
             names_too = code not in scanned
             scanned.add(code)
             if _compares_identity(frame):
@@ -824,6 +878,12 @@ class Tracer:
         traced, traced_extra = normal(_spec_or_raise(k(handed), k, "the continuation"), avail)
         if watch.use is not None or spare.fields:
             return watch.use or "the spec reads a field of a card it does not read otherwise"
+        if watch.looked_up and watch.makes_sets is not None:
+            # A dict keeps the hashes of its keys, and a set made of a dict (``set(d)``,
+            # ``{*d}``, ``d.keys() - x``) takes them without asking the atoms: its order
+            # would be the atoms' (alike), not the cards' (see drawdsl.lookups).
+            return ("the spec keeps cards in a dict and can make a set of its keys "
+                    f"({watch.makes_sets}): a set's order could show which card is which")
         watch.armed = watch.recording = False  # from here on only the evaluator looks at the atoms
         if type(traced) is not type(child) or traced_extra != extra:
             return "a traced card leads elsewhere than the card"

@@ -38,10 +38,11 @@ from __future__ import annotations
 
 import collections
 import dis
+import functools
 import types
 from typing import Any
 
-__all__ = ["looks_up", "prepare"]
+__all__ = ["looks_up", "makes_sets", "prepare", "set_maker"]
 
 #: Dictionaries whose order is their insertion order and whose lookups compare by ``==``.
 _DICTS = frozenset({dict, collections.defaultdict, collections.OrderedDict, collections.Counter})
@@ -188,3 +189,80 @@ def looks_up(frame: types.FrameType) -> bool:
         held = _local(frame, listing, first - 2, at)
         return type(held) in _DICTS
     return False
+
+
+# --------------------------------------------------------------------------- sets of a dict's keys
+
+#: Instructions that make or fill a set: ``{a, b}``, ``{*d}``, a set comprehension.
+_SET_OPS = frozenset({"BUILD_SET", "SET_ADD", "SET_UPDATE"})
+#: Names through which code can make a set of a dict's keys, which takes the hashes the
+#: dict keeps (no ``__hash__`` is called): the set types, their methods that take any
+#: iterable, a dict's keys view (``d.keys() - x`` is a set of ``d``'s keys), and the
+#: ways to fetch a method by a name built at run time.
+_SET_NAMES = frozenset({
+    "set", "frozenset", "keys", "union", "update", "intersection", "difference",
+    "symmetric_difference", "intersection_update", "difference_update",
+    "symmetric_difference_update", "issubset", "issuperset", "isdisjoint",
+    "getattr", "attrgetter", "methodcaller",
+})
+_LOADS = frozenset({
+    "LOAD_GLOBAL", "LOAD_NAME", "LOAD_ATTR", "LOAD_METHOD", "LOAD_DEREF", "IMPORT_FROM",
+    "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_FROM_DICT_OR_DEREF", "LOAD_SUPER_ATTR",
+})
+_MAKES_SETS: dict[types.CodeType, str | None] = {}
+_KEYS_VIEW: type = type({}.keys())
+
+
+def makes_sets(code: types.CodeType) -> str | None:
+    """What in ``code`` can make a set (a set instruction, a name of :data:`_SET_NAMES`,
+    also as a string constant), None when nothing.  Read once per code object.
+
+    >>> makes_sets((lambda d: list(set(d))).__code__)
+    'set'
+    >>> makes_sets((lambda d, c: d.get(c, 0) + 1).__code__) is None
+    True
+    """
+    if code in _MAKES_SETS:
+        return _MAKES_SETS[code]
+    found: str | None = next(
+        (const for const in code.co_consts if type(const) is str and const in _SET_NAMES), None
+    )
+    if found is None:
+        for ins in dis.get_instructions(code):
+            if ins.opname in _SET_OPS:
+                found = "a set display"
+                break
+            if ins.opname in _LOADS and ins.argval in _SET_NAMES:
+                found = ins.argval
+                break
+    _MAKES_SETS[code] = found
+    return found
+
+
+def set_maker(value: Any, depth: int = 0) -> str | None:
+    """Whether ``value`` can make a set of a dict's keys when called or combined: the set
+    types, a keys view, a method of a set or of a keys view (bound or not), or one
+    wrapped in a ``functools.partial`` or a bound method.  What it is, or None."""
+    if value is set or value is frozenset:
+        return value.__name__  # type: ignore[no-any-return]
+    kind = type(value)
+    if kind is _KEYS_VIEW:
+        return "a dict's keys view"
+    if kind is types.BuiltinFunctionType:
+        owner = type(value.__self__)
+        if issubclass(owner, (set, frozenset, _KEYS_VIEW)):
+            return f"a method of a {owner.__name__}"
+        return None
+    if kind is types.MethodDescriptorType or kind is types.WrapperDescriptorType:
+        owner = value.__objclass__
+        return f"a method of {owner.__name__}" if owner in (set, frozenset, _KEYS_VIEW) else None
+    if depth >= 3:
+        return None
+    if kind is types.MethodType:
+        return set_maker(value.__self__, depth + 1) or set_maker(value.__func__, depth + 1)
+    if kind is functools.partial:
+        for part in (value.func, *value.args, *value.keywords.values()):
+            found = set_maker(part, depth + 1)
+            if found is not None:
+                return found
+    return None

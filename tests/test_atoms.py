@@ -764,6 +764,65 @@ def counted_by_counter() -> Any:
     return next(iter(Counter(hand).values()))
 
 
+_PADS = dict.fromkeys(range(18, 25), 0)  # a set table of 32 slots: equal hashes sit side by side
+_SET = set
+
+
+def _set_of_keys(kind: int) -> Any:
+    """A dict of cards made into a set: the set takes the dict's stored hashes (alike for
+    atoms) without calling ``__hash__``, and its order is then the atoms' insertion order."""
+
+    def step(state: tuple[Any, ...], card: Any) -> Any:
+        if len(state) < 4:
+            return (*state, card)
+        keys = {state[0]: 0, card: 0, **_PADS}
+        made: Any
+        if kind == 0:
+            made = set(keys)
+        elif kind == 1:
+            made = {*keys}
+        elif kind == 2:
+            made = frozenset(keys)
+        elif kind == 3:
+            made = set().union(keys)
+        elif kind == 4:
+            made = keys.keys() - ()
+        elif kind == 5:
+            made = _SET(keys)  # under another name
+        else:
+            made = set()
+            made.update(keys)
+        return done(next(iter(made)) == next(iter(keys)))
+
+    return step
+
+
+@pytest.mark.parametrize("kind", range(7))
+def test_a_set_made_of_a_dict_of_cards_is_refused(kind: int) -> None:
+    spec = loop((), _set_of_keys(kind))
+    assert traced(spec, Cards({i: 1 for i in range(1, 6)})) is None
+    deck = Cards({i: 2 for i in range(1, 9)})
+    assert chances(spec, deck) == chances(spec, deck, symmetric=False, lump=False, probe=False)
+
+
+def _four_then_pads(state: tuple[Any, ...], card: Any) -> Any:
+    if len(state) < 4:
+        return (*state, card)
+    return done((state[0], card, *_PADS))
+
+
+@pytest.mark.parametrize("spec", [
+    loop((), _four_then_pads).map(dict.fromkeys).map(lambda d: next(iter(set(d))) == next(iter(d))),
+    loop((), _four_then_pads).map(frozenset).map(lambda s: next(iter(s)) in _PADS),
+])
+def test_c_functions_given_to_the_library_hash_as_the_spec(spec: Spec[Any]) -> None:
+    """A C function passed to ``map`` is called from the library's frames: its hashing
+    is the spec's, not the evaluator's keys (before, ``frozenset`` made a set of atoms)."""
+    assert traced(spec, Cards({i: 1 for i in range(1, 6)})) is None
+    deck = Cards({i: 2 for i in range(1, 9)})
+    assert chances(spec, deck) == chances(spec, deck, symmetric=False, lump=False, probe=False)
+
+
 LOOKUPS_REFUSED = [
     ("a plain key equal to a card beside cards", plain_key_beside_cards()),
     ("a computed key equal to a card beside cards", computed_key_beside_cards()),
