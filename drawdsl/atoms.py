@@ -115,7 +115,7 @@ class AtomWatch:
 
     __slots__ = (
         "use", "signals", "armed", "cards", "calls", "chain", "recording", "lookup_hash", "looked_up",
-        "makes_sets",
+        "makes_sets", "scan_sets",
     )
 
     def __init__(self, cards: frozenset[Any] = frozenset(), lookup_hash: int | None = None) -> None:
@@ -125,8 +125,10 @@ class AtomWatch:
         self.lookup_hash = _ATOM_HASH if lookup_hash is None else lookup_hash
         #: Whether the spec looked an atom up (in a dict, or with ``in``).
         self.looked_up = False
-        #: What in the spec's code can make a set of a dict's keys (None: nothing seen).
+        #: What in the spec's code can make a set of a dict's keys (None: nothing seen),
+        #: looked for only when ``scan_sets`` (the runs after one that looked a card up).
         self.makes_sets: str | None = None
+        self.scan_sets = lookup_hash is not None
         self.use: str | None = None
         self.signals = 0
         self.armed = True
@@ -605,7 +607,7 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
             if _reaches_hooked(frame, False):
                 # made or fetched in the frame after it was called: the run proves nothing
                 watch.use = _HOOKED_USE
-            elif watch.makes_sets is None:
+            elif watch.scan_sets and watch.makes_sets is None:
                 watch.makes_sets = _reaches_set_makers(frame, False)
         return local
 
@@ -632,7 +634,7 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
                 watch.calls.add(code)  # called by the evaluator: as often as its replays need
         if watch.use is None and frame.f_code.co_filename not in _OURS:
             prepare(code)  # here, untraced: an atom hashed in this code may be a lookup (drawdsl.lookups)
-            if watch.makes_sets is None:
+            if watch.scan_sets and watch.makes_sets is None:
                 watch.makes_sets = makes_sets(code) or _reaches_set_makers(frame, code not in scanned)
             names_too = code not in scanned
             scanned.add(code)
