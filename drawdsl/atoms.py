@@ -115,7 +115,7 @@ class AtomWatch:
 
     __slots__ = (
         "use", "signals", "armed", "cards", "calls", "chain", "recording", "lookup_hash", "looked_up",
-        "makes_sets", "scan_sets",
+        "makes_sets", "scan_sets", "clean",
     )
 
     def __init__(self, cards: frozenset[Any] = frozenset(), lookup_hash: int | None = None) -> None:
@@ -129,6 +129,8 @@ class AtomWatch:
         #: looked for only when ``scan_sets`` (the runs after one that looked a card up).
         self.makes_sets: str | None = None
         self.scan_sets = lookup_hash is not None
+        #: The classes searched for set makers in this run (see _reaches_set_makers).
+        self.clean: dict[int, type] = {}
         self.use: str | None = None
         self.signals = 0
         self.armed = True
@@ -499,29 +501,75 @@ def _reaches_hooked(frame: types.FrameType, names_too: bool = True) -> bool:
     return False
 
 
-def _reaches_set_makers(frame: types.FrameType, names_too: bool = True) -> str | None:
+def _reaches_set_makers(
+    frame: types.FrameType, names_too: bool = True, clean: dict[int, type] | None = None,
+) -> str | None:
     """What can make a set of a dict's keys (:func:`~drawdsl.lookups.set_maker`) the
-    frame's code reaches as :func:`_reaches_hooked` looks (locals, global names, the
-    attributes it reads of a module, the first items of a container), None when nothing."""
+    frame's code reaches: from its locals, the global names it loads and the attributes
+    it reads of a module (two levels), through containers, objects' and classes'
+    attributes, closures, default arguments, partials and bound methods, up to
+    :data:`_SET_SEARCH` objects (past that, as if found).  None when nothing.
+    ``clean``: the classes already searched in this run (by id, kept alive there),
+    skipped: a spec does not change its classes."""
     values, attributes = _reached(frame, names_too)
+    roots: list[Any] = []
     for value in values:
-        kind = type(value)
-        if kind is types.ModuleType:
+        if type(value) is types.ModuleType:
             for attribute in attributes:
                 inner = vars(value).get(attribute)
-                found = set_maker(inner)
-                if found is None and type(inner) is types.ModuleType:
-                    found = next(filter(None, (set_maker(vars(inner).get(a)) for a in attributes)), None)
-                if found is not None:
-                    return found
+                roots.append(inner)
+                if type(inner) is types.ModuleType:
+                    roots.extend(vars(inner).get(a) for a in attributes)
+        else:
+            roots.append(value)
+    return _search_set_makers(roots, {} if clean is None else clean)
+
+
+#: How many objects the search for set makers looks through before it gives up (refuses).
+_SET_SEARCH = 5_000
+_NO_LOOK = (Atom, Hidden, types.ModuleType, types.CodeType, types.FrameType)
+
+
+def _search_set_makers(roots: list[Any], clean: dict[int, type]) -> str | None:
+    stack = list(roots)
+    seen: set[int] = set()
+    classes: list[type] = []
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind in _SCALARS or id(value) in seen or issubclass(kind, _NO_LOOK):
             continue
+        seen.add(id(value))
+        if len(seen) > _SET_SEARCH:
+            return "more objects than the search looks through"
         found = set_maker(value)
-        if found is None and kind in _CONTAINERS:
-            items = itertools.islice(value.values() if kind is dict else value, _ITEMS)
-            found = next(filter(None, map(set_maker, items)), None)
         if found is not None:
             return found
+        if kind in _CONTAINERS:
+            stack.extend(value.values() if kind is dict else value)
+            if kind is dict:
+                stack.extend(value)
+        elif kind is types.FunctionType:
+            stack.extend(cell.cell_contents for cell in (value.__closure__ or ()) if _filled(cell))
+            stack.extend(value.__defaults__ or ())
+            stack.extend((value.__kwdefaults__ or {}).values())
+        elif kind is types.MethodType:
+            stack.extend((value.__self__, value.__func__))
+        elif kind is functools.partial:
+            stack.extend((value.func, *value.args, *value.keywords.values()))
+        elif isinstance(value, type):
+            if value.__module__ != "builtins" and id(value) not in clean:
+                classes.append(value)
+                stack.extend(vars(value).values())  # a class's own attributes
+        else:
+            # Its attributes (and its class), as the collector sees them: reading
+            # ``__dict__`` would make one where there was none, a change of state.
+            stack.extend(gc.get_referents(value))
+    clean.update((id(c), c) for c in classes)
     return None
+
+
+_SCALARS = frozenset({int, str, bool, float, bytes, complex, type(None), range, slice})
 
 
 #: How many items of a container the scan looks at.
@@ -608,7 +656,7 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
                 # made or fetched in the frame after it was called: the run proves nothing
                 watch.use = _HOOKED_USE
             elif watch.scan_sets and watch.makes_sets is None:
-                watch.makes_sets = _reaches_set_makers(frame, False)
+                watch.makes_sets = _reaches_set_makers(frame, False, watch.clean)
         return local
 
     # Code whose global names were looked at in this run (its locals are, at every call,
@@ -635,7 +683,8 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
         if watch.use is None and frame.f_code.co_filename not in _OURS:
             prepare(code)  # here, untraced: an atom hashed in this code may be a lookup (drawdsl.lookups)
             if watch.scan_sets and watch.makes_sets is None:
-                watch.makes_sets = makes_sets(code) or _reaches_set_makers(frame, code not in scanned)
+                watch.makes_sets = makes_sets(code) or _reaches_set_makers(
+                    frame, code not in scanned, watch.clean)
             names_too = code not in scanned
             scanned.add(code)
             if _compares_identity(frame):

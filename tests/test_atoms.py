@@ -805,6 +805,64 @@ def test_a_set_made_of_a_dict_of_cards_is_refused(kind: int) -> None:
     assert chances(spec, deck) == chances(spec, deck, symmetric=False, lump=False, probe=False)
 
 
+class _Maker:
+    """A set type held as a class attribute."""
+
+    make: Any = frozenset
+
+
+class _Bag:
+    """Attributes set on an instance."""
+
+
+_MAKER = _Maker()
+_BAG = _Bag()
+_BAG.inner = _Bag()  # type: ignore[attr-defined]
+_BAG.inner.make = set  # type: ignore[attr-defined]
+_NESTED = [[frozenset]]
+
+
+def _closing_over_a_maker() -> Any:
+    make = frozenset
+
+    def first(keys: dict[Any, int]) -> Any:
+        return next(iter(make(keys)))
+
+    return first
+
+
+_CLOSED = _closing_over_a_maker()
+
+
+def _held_maker(kind: int) -> Any:
+    """A set type reached without naming it: an object's or a class's attribute, a
+    list in a list, a closure's variable."""
+
+    def step(state: tuple[Any, ...], card: Any) -> Any:
+        if len(state) < 4:
+            return (*state, card)
+        keys = {state[0]: 0, card: 0, **_PADS}
+        if kind == 0:
+            first = next(iter(_MAKER.make(keys)))
+        elif kind == 1:
+            first = next(iter(_BAG.inner.make(keys)))  # type: ignore[attr-defined]
+        elif kind == 2:
+            first = next(iter(_NESTED[0][0](keys)))
+        else:
+            first = _CLOSED(keys)
+        return done(first == next(iter(keys)))
+
+    return step
+
+
+@pytest.mark.parametrize("kind", range(4))
+def test_a_set_type_reached_without_its_name_is_refused(kind: int) -> None:
+    spec = loop((), _held_maker(kind))
+    assert traced(spec, Cards({i: 1 for i in range(1, 6)})) is None
+    deck = Cards({i: 2 for i in range(1, 9)})
+    assert chances(spec, deck) == chances(spec, deck, symmetric=False, lump=False, probe=False)
+
+
 def _four_then_pads(state: tuple[Any, ...], card: Any) -> Any:
     if len(state) < 4:
         return (*state, card)
