@@ -829,8 +829,12 @@ class Tracer:
             # under some renaming it is that card.  So the run again with every atom
             # hashing as each card does: then any such key meets the atoms, and the
             # comparison is seen (an atom compared with a value equal to a card).
-            for value_hash in sorted({hash(value) for value in self.values}):
+            # The first of these runs also looks for code that can make a set (see
+            # _run); until a run is refused they all take the first one's path (a
+            # dict's behaviour does not depend on the hashes, but for those comparisons).
+            for at, value_hash in enumerate(sorted({hash(value) for value in self.values})):
                 watch = AtomWatch(self.values, value_hash)
+                watch.scan_sets = at == 0
                 why = self._traced(head, drawn, child, extra, avail, shown, record, watch)
                 if why is not None:
                     return why
