@@ -115,7 +115,7 @@ class AtomWatch:
 
     __slots__ = (
         "use", "signals", "armed", "cards", "calls", "chain", "recording", "lookup_hash", "looked_up",
-        "makes_sets", "scan_sets", "clean",
+        "makes_sets", "scan_sets", "clean", "again",
     )
 
     def __init__(self, cards: frozenset[Any] = frozenset(), lookup_hash: int | None = None) -> None:
@@ -129,6 +129,9 @@ class AtomWatch:
         #: looked for only when ``scan_sets`` (the runs after one that looked a card up).
         self.makes_sets: str | None = None
         self.scan_sets = lookup_hash is not None
+        #: A run again with a card's hash (after one that looked a card up): it only
+        #: looks for uses, as it takes the first run's path (see Tracer._check).
+        self.again = lookup_hash is not None
         #: The classes searched for set makers in this run (see _reaches_set_makers).
         self.clean: dict[int, type] = {}
         self.use: str | None = None
@@ -854,7 +857,8 @@ class Tracer:
             why = self._run(head, drawn, child, extra, avail, watch, atoms, spare, shown)
             if sys.gettrace() is not trace:
                 return "the spec changed the interpreter's trace hook"
-            if why is None and (watch.calls != record.calls or watch.chain != record.chain):
+            uneven_calls = watch.calls != record.calls or watch.chain != record.chain
+            if why is None and not watch.again and uneven_calls:
                 # C code that handles a card itself but hands an atom to the spec's hook
                 # (json's encoder, a pickler's reducer_override): another path, unseen.
                 uneven = (watch.chain - record.chain) + (record.chain - watch.chain)
@@ -939,6 +943,8 @@ class Tracer:
             # would be the atoms' (alike), not the cards' (see drawdsl.lookups).
             return ("the spec keeps cards in a dict and can make a set of its keys "
                     f"({watch.makes_sets}): a set's order could show which card is which")
+        if watch.again:
+            return None  # its continuation is the first run's, already compared with the card's
         watch.armed = watch.recording = False  # from here on only the evaluator looks at the atoms
         if type(traced) is not type(child) or traced_extra != extra:
             return "a traced card leads elsewhere than the card"
