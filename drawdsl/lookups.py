@@ -134,29 +134,26 @@ def _augmented(listing: list[dis.Instruction], at: int) -> int | None:
     return at
 
 
-def _local(frame: types.FrameType, listing: list[dis.Instruction], at: int, until: int) -> Any:
-    """The value of the local variable that instruction ``at`` loads, when it is a
+def _local(listing: list[dis.Instruction], at: int, until: int) -> str | None:
+    """The name of the local variable that instruction ``at`` loads, when it is a
     ``LOAD_FAST`` not stored to or deleted up to instruction ``until``; else None."""
     ins = listing[at]
     if ins.opname != "LOAD_FAST":
         return None
-    name = ins.argval
+    name: str = ins.argval
     for later in listing[at + 1:until]:
         if later.opname in ("STORE_FAST", "DELETE_FAST", "LOAD_FAST_AND_CLEAR") and later.argval == name:
             return None
-    return frame.f_locals.get(name)
+    return name
 
 
-def looks_up(frame: types.FrameType) -> bool:
-    """Whether the instruction ``frame`` is running hashes a key only to look it up in a
-    dictionary held in a local variable, or to make a dict (see the module's text)."""
-    found = _CODE.get(frame.f_code)
-    if found is None:
-        return False
-    offsets, listing = found
-    at = offsets.get(frame.f_lasti)
-    if at is None:
-        return False
+#: What each instruction of prepared code is, as a place that may hash a key: True (a
+#: new dict), (the local holding the container, the container types allowed), or None.
+_SITES: dict[tuple[types.CodeType, int], bool | tuple[str, frozenset[type]] | None] = {}
+
+
+def _site(listing: list[dis.Instruction], at: int) -> bool | tuple[str, frozenset[type]] | None:
+    """Read instruction ``at`` as a place that may hash a key (see :data:`_SITES`)."""
     ins = listing[at]
     op = ins.opname
     if op in _NEW_DICT:
@@ -171,10 +168,9 @@ def looks_up(frame: types.FrameType) -> bool:
             key = None if end is None else _start(listing, end, 1)
             start = None if key is None else key - 1
         if start is None or start < 0:
-            return False
-        held = _local(frame, listing, start, at)
-        kinds = _MEMBERSHIP if op == "CONTAINS_OP" else _DICTS
-        return type(held) in kinds
+            return None
+        name = _local(listing, start, at)
+        return None if name is None else (name, _MEMBERSHIP if op == "CONTAINS_OP" else _DICTS)
     if op in _CALLS:
         end = at
         while end > 0 and listing[end - 1].opname in _PASS:
@@ -182,13 +178,33 @@ def looks_up(frame: types.FrameType) -> bool:
         count = ins.arg or 0
         first = _start(listing, end, count) if count else end
         if first is None or first < 2:
-            return False
+            return None
         method = listing[first - 1]
         if method.opname not in ("LOAD_METHOD", "LOAD_ATTR") or method.argval not in _METHODS:
-            return False
-        held = _local(frame, listing, first - 2, at)
-        return type(held) in _DICTS
-    return False
+            return None
+        name = _local(listing, first - 2, at)
+        return None if name is None else (name, _DICTS)
+    return None
+
+
+def looks_up(frame: types.FrameType) -> bool:
+    """Whether the instruction ``frame`` is running hashes a key only to look it up in a
+    dictionary held in a local variable, or to make a dict (see the module's text)."""
+    code = frame.f_code
+    where = (code, frame.f_lasti)
+    if where in _SITES:
+        site = _SITES[where]
+    else:
+        found = _CODE.get(code)
+        if found is None:
+            return False  # not prepared: read nothing here
+        offsets, listing = found
+        at = offsets.get(frame.f_lasti)
+        site = _SITES[where] = None if at is None else _site(listing, at)
+    if site is None or isinstance(site, bool):
+        return site is True
+    name, kinds = site
+    return type(frame.f_locals.get(name)) in kinds
 
 
 # --------------------------------------------------------------------------- sets of a dict's keys
