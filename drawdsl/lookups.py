@@ -259,9 +259,9 @@ def set_maker(value: Any, depth: int = 0) -> str | None:
     """Whether ``value`` can make a set of a dict's keys when called or combined: the set
     types, a keys view, a method of a set or of a keys view (bound or not), or one
     wrapped in a ``functools.partial`` or a bound method.  What it is, or None."""
-    if value is set or value is frozenset:
-        return value.__name__  # type: ignore[no-any-return]
     kind = type(value)
+    if isinstance(value, type) and issubclass(value, (set, frozenset)):
+        return value.__name__  # the set types and their subclasses
     if kind is _KEYS_VIEW:
         return "a dict's keys view"
     if kind is types.BuiltinFunctionType:

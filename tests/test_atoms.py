@@ -822,6 +822,10 @@ _BAG.inner.make = set  # type: ignore[attr-defined]
 _NESTED = [[frozenset]]
 
 
+class _OwnSet(frozenset):  # type: ignore[type-arg]
+    """A set type of the spec's own, named by its own name."""
+
+
 def _closing_over_a_maker() -> Any:
     make = frozenset
 
@@ -836,7 +840,7 @@ _CLOSED = _closing_over_a_maker()
 
 def _held_maker(kind: int) -> Any:
     """A set type reached without naming it: an object's or a class's attribute, a
-    list in a list, a closure's variable."""
+    list in a list, a closure's variable, a subclass."""
 
     def step(state: tuple[Any, ...], card: Any) -> Any:
         if len(state) < 4:
@@ -848,14 +852,16 @@ def _held_maker(kind: int) -> Any:
             first = next(iter(_BAG.inner.make(keys)))  # type: ignore[attr-defined]
         elif kind == 2:
             first = next(iter(_NESTED[0][0](keys)))
-        else:
+        elif kind == 3:
             first = _CLOSED(keys)
+        else:
+            first = next(iter(_OwnSet(keys)))
         return done(first == next(iter(keys)))
 
     return step
 
 
-@pytest.mark.parametrize("kind", range(4))
+@pytest.mark.parametrize("kind", range(5))
 def test_a_set_type_reached_without_its_name_is_refused(kind: int) -> None:
     spec = loop((), _held_maker(kind))
     assert traced(spec, Cards({i: 1 for i in range(1, 6)})) is None
