@@ -129,8 +129,7 @@ class AtomWatch:
         #: looked for only when ``scan_sets`` (the runs after one that looked a card up).
         self.makes_sets: str | None = None
         self.scan_sets = lookup_hash is not None
-        #: A run again with a card's hash (after one that looked a card up): it only
-        #: looks for uses, as it takes the first run's path (see Tracer._check).
+        #: A run again with a card's hash (after one that looked a card up).
         self.again = lookup_hash is not None
         #: The classes searched for set makers in this run (see _reaches_set_makers).
         self.clean: dict[int, type] = {}
@@ -832,9 +831,11 @@ class Tracer:
             # under some renaming it is that card.  So the run again with every atom
             # hashing as each card does: then any such key meets the atoms, and the
             # comparison is seen (an atom compared with a value equal to a card).
-            # The first of these runs also looks for code that can make a set (see
-            # _run); until a run is refused they all take the first one's path (a
-            # dict's behaviour does not depend on the hashes, but for those comparisons).
+            # Each is compared with the card's run in full: a stored key's own ``__eq__``
+            # may answer for the atom without asking it (``__eq__ = slice``), so a run
+            # may take another path where its hash meets that key.  The first of them
+            # also looks for code that can make a set of a dict's keys (see _run): up to
+            # where they part, they all take its path.
             for at, value_hash in enumerate(sorted({hash(value) for value in self.values})):
                 watch = AtomWatch(self.values, value_hash)
                 watch.scan_sets = at == 0
@@ -858,7 +859,7 @@ class Tracer:
             if sys.gettrace() is not trace:
                 return "the spec changed the interpreter's trace hook"
             uneven_calls = watch.calls != record.calls or watch.chain != record.chain
-            if why is None and not watch.again and uneven_calls:
+            if why is None and uneven_calls:
                 # C code that handles a card itself but hands an atom to the spec's hook
                 # (json's encoder, a pickler's reducer_override): another path, unseen.
                 uneven = (watch.chain - record.chain) + (record.chain - watch.chain)
@@ -943,8 +944,6 @@ class Tracer:
             # would be the atoms' (alike), not the cards' (see drawdsl.lookups).
             return ("the spec keeps cards in a dict and can make a set of its keys "
                     f"({watch.makes_sets}): a set's order could show which card is which")
-        if watch.again:
-            return None  # its continuation is the first run's, already compared with the card's
         watch.armed = watch.recording = False  # from here on only the evaluator looks at the atoms
         if type(traced) is not type(child) or traced_extra != extra:
             return "a traced card leads elsewhere than the card"

@@ -39,6 +39,7 @@ from __future__ import annotations
 import collections
 import dis
 import functools
+import operator
 import types
 from typing import Any
 
@@ -227,6 +228,8 @@ _LOADS = frozenset({
 })
 _MAKES_SETS: dict[types.CodeType, str | None] = {}
 _KEYS_VIEW: type = type({}.keys())
+#: Objects that fetch an attribute by a name they hold (``methodcaller("keys")``).
+_GETTERS = (operator.attrgetter, operator.methodcaller)
 
 
 def makes_sets(code: types.CodeType) -> str | None:
@@ -257,20 +260,28 @@ def makes_sets(code: types.CodeType) -> str | None:
 
 def set_maker(value: Any, depth: int = 0) -> str | None:
     """Whether ``value`` can make a set of a dict's keys when called or combined: the set
-    types, a keys view, a method of a set or of a keys view (bound or not), or one
-    wrapped in a ``functools.partial`` or a bound method.  What it is, or None."""
+    types (and their subclasses), a keys view, a method of a set or of a keys view, a
+    dict's ``keys`` method (bound or not), ``getattr``, an ``attrgetter`` or a
+    ``methodcaller``, or one wrapped in a ``functools.partial`` or a bound method.
+    What it is, or None."""
     kind = type(value)
     if isinstance(value, type) and issubclass(value, (set, frozenset)):
         return value.__name__  # the set types and their subclasses
     if kind is _KEYS_VIEW:
         return "a dict's keys view"
+    if value is getattr or kind in _GETTERS:
+        return "a getter of attributes by name"
     if kind is types.BuiltinFunctionType:
         owner = type(value.__self__)
         if issubclass(owner, (set, frozenset, _KEYS_VIEW)):
             return f"a method of a {owner.__name__}"
+        if issubclass(owner, dict) and value.__name__ == "keys":
+            return "a dict's keys method"
         return None
     if kind is types.MethodDescriptorType or kind is types.WrapperDescriptorType:
         owner = value.__objclass__
+        if issubclass(owner, dict) and value.__name__ == "keys":
+            return "a dict's keys method"
         return f"a method of {owner.__name__}" if owner in (set, frozenset, _KEYS_VIEW) else None
     if depth >= 3:
         return None

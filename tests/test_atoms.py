@@ -869,6 +869,93 @@ def test_a_set_type_reached_without_its_name_is_refused(kind: int) -> None:
     assert chances(spec, deck) == chances(spec, deck, symmetric=False, lump=False, probe=False)
 
 
+_KEYS = dict.keys
+_CALL_KEYS = operator.methodcaller("keys")
+_GET_KEYS = operator.attrgetter("keys")
+
+
+def _keys_view_by_value(kind: int) -> Any:
+    """A set of a dict's keys made through a keys view fetched without naming ``keys``
+    (found by review): a default argument, an alias, a methodcaller, an attrgetter,
+    getattr with a name built at run time."""
+
+    def step(state: tuple[Any, ...], card: Any, keys_of: Any = dict.keys, fetch: Any = getattr) -> Any:
+        if len(state) < 4:
+            return (*state, card)
+        keys = {state[0]: 0, card: 0, **_PADS}
+        if kind == 0:
+            view = keys_of(keys)
+        elif kind == 1:
+            view = _KEYS(keys)
+        elif kind == 2:
+            view = _CALL_KEYS(keys)
+        elif kind == 3:
+            view = _GET_KEYS(keys)()
+        else:
+            view = fetch(keys, "".join(["k", "e", "y", "s"]))()
+        return done(next(iter(view - ())) == next(iter(keys)))
+
+    return step
+
+
+@pytest.mark.parametrize("kind", range(5))
+def test_a_keys_view_fetched_by_value_is_refused(kind: int) -> None:
+    spec = loop((), _keys_view_by_value(kind))
+    assert traced(spec, Cards({i: 1 for i in range(1, 6)})) is None
+    deck = Cards({i: 2 for i in range(1, 9)})
+    assert chances(spec, deck) == chances(spec, deck, symmetric=False, lump=False, probe=False)
+
+
+class _Wildcard:
+    """A dict key equal to anything (its ``__eq__`` is C code that ignores its
+    argument), hashing like the card 8: it answers for an atom without asking it."""
+
+    def __hash__(self) -> int:
+        return 8
+
+    __eq__: Any = slice
+
+
+class _Counting:
+    """A dict key never equal, counting how often a lookup compares it."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __hash__(self) -> int:
+        return hash("h")
+
+    def __eq__(self, other: object) -> bool:
+        self.n += 1
+        return False
+
+
+def _wildcard_step(state: tuple[Any, ...], card: Any) -> Any:
+    if len(state) < 4:
+        return (*state, card)
+    found = {_Wildcard(): "hit"}
+    return done((found.get(state[0], "miss"), sum(1 for c in state if c == card)))
+
+
+def _counting_step(state: tuple[Any, ...], card: Any) -> Any:
+    if len(state) < 2:
+        return (*state, card)
+    probe = _Counting()
+    found = {probe: 0}
+    found.get(state[0])
+    return done((probe.n, card == state[1]))
+
+
+@pytest.mark.parametrize("spec, deck", [
+    (loop((), _wildcard_step), Cards({i: 2 for i in range(1, 9)})),
+    (loop((), _counting_step), Cards({c: 2 for c in "abcdefgh"})),
+])
+def test_a_stored_key_answering_for_the_atom_is_seen(spec: Spec[Any], deck: Cards[Any]) -> None:
+    """A key whose own ``__eq__`` answers a lookup without asking the atom: the runs
+    with each card's hash are compared with the card's run in full (found by review)."""
+    assert chances(spec, deck) == chances(spec, deck, symmetric=False, lump=False, probe=False)
+
+
 def _four_then_pads(state: tuple[Any, ...], card: Any) -> Any:
     if len(state) < 4:
         return (*state, card)
