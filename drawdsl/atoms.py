@@ -779,7 +779,7 @@ class Tracer:
     equivariant there, else what it saw.
     """
 
-    __slots__ = ("cards", "index", "usable", "values", "named")
+    __slots__ = ("cards", "index", "usable", "values", "named", "clean")
 
     def __init__(self, cards: Sequence[Any]) -> None:
         self.cards = tuple(cards)
@@ -789,6 +789,9 @@ class Tracer:
         #: Why traced runs cannot be used on these cards (None: they can).
         self.usable = _traceable(self.cards)
         self.values: frozenset[Any] = frozenset()
+        #: The classes searched for set makers in this evaluation's runs (see
+        #: _reaches_set_makers): a spec does not change its classes.
+        self.clean: dict[int, type] = {}
         if self.usable is None:
             try:
                 self.values = frozenset(card.name if type(card) is Token else card for card in self.cards)
@@ -831,14 +834,13 @@ class Tracer:
             # under some renaming it is that card.  So the run again with every atom
             # hashing as each card does: then any such key meets the atoms, and the
             # comparison is seen (an atom compared with a value equal to a card).
-            # Each is compared with the card's run in full: a stored key's own ``__eq__``
-            # may answer for the atom without asking it (``__eq__ = slice``), so a run
-            # may take another path where its hash meets that key.  The first of them
-            # also looks for code that can make a set of a dict's keys (see _run): up to
-            # where they part, they all take its path.
-            for at, value_hash in enumerate(sorted({hash(value) for value in self.values})):
+            # Each is compared with the card's run in full, and looks for code that can
+            # make a set of a dict's keys (see _run): a stored key's own ``__eq__`` may
+            # answer for the atom without asking it (``__eq__ = slice``), so a run may
+            # take another path where its hash meets that key.
+            for value_hash in sorted({hash(value) for value in self.values}):
                 watch = AtomWatch(self.values, value_hash)
-                watch.scan_sets = at == 0
+                watch.clean = self.clean
                 why = self._traced(head, drawn, child, extra, avail, shown, record, watch)
                 if why is not None:
                     return why
