@@ -36,10 +36,12 @@ False
 
 from __future__ import annotations
 
+import _pickle
 import collections
 import dis
 import functools
 import operator
+import pickle
 import types
 from typing import Any
 
@@ -221,6 +223,8 @@ _SET_NAMES = frozenset({
     "symmetric_difference", "intersection_update", "difference_update",
     "symmetric_difference_update", "issubset", "issuperset", "isdisjoint",
     "getattr", "attrgetter", "methodcaller",
+    # C code that looks a name up given as data: an unpickler (``pickle.loads(b"c...")``)
+    "loads", "load", "Unpickler", "find_class",
 })
 _LOADS = frozenset({
     "LOAD_GLOBAL", "LOAD_NAME", "LOAD_ATTR", "LOAD_METHOD", "LOAD_DEREF", "IMPORT_FROM",
@@ -228,8 +232,11 @@ _LOADS = frozenset({
 })
 _MAKES_SETS: dict[types.CodeType, str | None] = {}
 _KEYS_VIEW: type = type({}.keys())
-#: Objects that fetch an attribute by a name they hold (``methodcaller("keys")``).
-_GETTERS = (operator.attrgetter, operator.methodcaller)
+#: Objects that fetch an attribute by a name they hold (``methodcaller("keys")``), or
+#: that look any global up by a name in their data (an unpickler).
+_GETTERS = (operator.attrgetter, operator.methodcaller, _pickle.Unpickler)
+#: Functions that look a global up by a name in their data (``loads(b"cbuiltins\n...")``).
+_RESOLVERS = frozenset({id(_pickle.loads), id(_pickle.load), id(pickle.loads), id(pickle.load)})
 
 
 def makes_sets(code: types.CodeType) -> str | None:
@@ -269,8 +276,10 @@ def set_maker(value: Any, depth: int = 0) -> str | None:
         return value.__name__  # the set types and their subclasses
     if kind is _KEYS_VIEW:
         return "a dict's keys view"
-    if value is getattr or kind in _GETTERS:
+    if value is getattr or issubclass(kind, _GETTERS) or id(value) in _RESOLVERS:
         return "a getter of attributes by name"
+    if isinstance(value, type) and issubclass(value, _pickle.Unpickler):
+        return "an unpickler"
     if kind is types.BuiltinFunctionType:
         owner = type(value.__self__)
         if issubclass(owner, (set, frozenset, _KEYS_VIEW)):

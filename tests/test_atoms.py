@@ -906,6 +906,38 @@ def test_a_keys_view_fetched_by_value_is_refused(kind: int) -> None:
     assert chances(spec, deck) == chances(spec, deck, symmetric=False, lump=False, probe=False)
 
 
+_LOADS = pickle.loads
+# "cbuiltins\nfrozenset\n." built from numbers: no name of a set anywhere in the code
+_FROZENSET_PICKLE = (
+    bytes([99]) + b"builtins\n" + bytes([102, 114, 111, 122, 101, 110, 115, 101, 116]) + b"\n."
+)
+
+
+def _unpickled_maker(kind: int) -> Any:
+    """The frozenset type looked up by an unpickler from its data (found by review)."""
+
+    def step(state: tuple[Any, ...], card: Any) -> Any:
+        if len(state) < 4:
+            return (*state, card)
+        keys = {c: 0 for c in state}
+        mine = {c: 0 for c in state}
+        for k in range(20, 40):
+            keys[k] = 0
+        made = (pickle.loads if kind == 0 else _LOADS)(_FROZENSET_PICKLE)(keys)
+        first = next(x for x in made if x in mine)
+        return done(first == state[0])
+
+    return step
+
+
+@pytest.mark.parametrize("kind", range(2))
+def test_a_set_type_from_an_unpickler_is_refused(kind: int) -> None:
+    spec = loop((), _unpickled_maker(kind))
+    assert traced(spec, Cards({i: 1 for i in range(1, 6)})) is None
+    deck = Cards({i: 2 for i in range(1, 9)})
+    assert chances(spec, deck) == chances(spec, deck, symmetric=False, lump=False, probe=False)
+
+
 class _Wildcard:
     """A dict key equal to anything (its ``__eq__`` is C code that ignores its
     argument), hashing like the card 8: it answers for an atom without asking it."""
