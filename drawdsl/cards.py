@@ -33,6 +33,38 @@ def _check_card(card: object, where: str, noun: str = "card") -> None:
         ) from None
 
 
+def _same_card(first: object, card: object, where: str) -> None:
+    """Refuse ``card`` when the deck holds ``first``, equal to it in Python but not the
+    same value (``1`` and ``True``, ``1`` and ``1.0``): a deck keyed by ``==`` would
+    merge two cards a spec can tell apart (``str(card)``), silently."""
+    if first is card or not _differ(first, card):
+        return
+    from drawdsl.keys import strict_key  # drawdsl.keys reads drawdsl.probes, which reads this module
+
+    if strict_key(first) != strict_key(card):
+        raise InvalidArgument(
+            f"{where}: the cards {first!r} ({type(first).__name__}) and {card!r} "
+            f"({type(card).__name__}) are equal in Python but different values; a deck "
+            "would count them as one card, though a spec can tell them apart; give "
+            "cards that differ (for example both as str)"
+        )
+
+
+def _same_counts(mine: Mapping[Any, Any], theirs: Mapping[Any, Any]) -> bool:
+    """Equal counts of the same cards: equal by ``==``, and the same values (1 is not True)."""
+    if mine != theirs:
+        return False
+    from drawdsl.keys import strict_key
+
+    keys = {strict_key(card) for card in mine}
+    return all(strict_key(card) in keys for card in theirs)
+
+
+def _differ(a: object, b: object) -> bool:
+    """Whether two equal cards may be different values (the quick test before the full one)."""
+    return type(a) is not type(b) or type(a) not in (str, int, bytes)
+
+
 def _check_count(card: object, count: object, where: str) -> int:
     if isinstance(count, bool) or not isinstance(count, int):
         raise TypeError(
@@ -84,8 +116,10 @@ class Cards(Generic[C]):
                 _check_card(card, "counts")
                 counts[card] = _check_count(card, count, "counts")
         elif isinstance(cards, Iterable):
+            firsts: dict[C, C] = {}
             for card in cards:
                 _check_card(card, "cards")
+                _same_card(firsts.setdefault(card, card), card, "cards")
                 counts[card] = counts.get(card, 0) + 1
         else:
             raise TypeError(
@@ -186,6 +220,8 @@ class Cards(Generic[C]):
         """
         counts = dict(self._counts)
         for card, n in Cards(other).items():
+            if card in counts:
+                _same_card(next(held for held in counts if held == card), card, "+")
             counts[card] = counts.get(card, 0) + n
         _check_size(sum(counts.values()), "+")
         return Cards._trusted(counts)
@@ -200,14 +236,16 @@ class Cards(Generic[C]):
         Cards({'A': 2, 'K': 1})
         """
         counts: dict[D, int] = {}
+        firsts: dict[D, D] = {}
         for card, n in self._counts.items():
             new = aspect(card)
             _check_card(new, "map")
+            _same_card(firsts.setdefault(new, new), new, "map")
             counts[new] = counts.get(new, 0) + n
         return Cards._trusted(counts)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Cards) and self._counts == other._counts
+        return isinstance(other, Cards) and _same_counts(self._counts, other._counts)
 
     def __hash__(self) -> int:
         if self._hash is None:

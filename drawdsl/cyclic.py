@@ -31,6 +31,7 @@ from typing import Any
 
 from drawdsl.distribution import Distribution
 from drawdsl.errors import EndlessProcess, StateLimitExceeded
+from drawdsl.keys import outcome_key
 from drawdsl.sources import Weighted
 from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, whnf
 
@@ -39,8 +40,29 @@ __all__ = ["solve_chain"]
 _INF = float("inf")
 
 
-# Where a draw leads: a state index, ("done", value), or _FAILED.
+# Where a draw leads: a state index, ("done", outcome key, value), or _FAILED.  The key
+# (drawdsl.keys.outcome_key) keeps 1 and True apart where targets are compared.
 _FAILED = ("fail",)
+
+
+class _Value:
+    """A finished value riding along with its key: targets compare by the key alone."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Value
+
+    def __hash__(self) -> int:
+        return 0
+
+
+def _done(value: Any) -> tuple[str, Any, _Value]:
+    """The target of a path finishing with ``value``."""
+    return ("done", outcome_key(value), _Value(value))
 
 
 def _settle(spec: Spec[Any]) -> Spec[Any]:
@@ -65,13 +87,12 @@ class _Graph:
         if t is _Done:
             value = head.value  # type: ignore[attr-defined]
             try:
-                hash(value)
+                return _done(value)
             except TypeError:
                 raise TypeError(
                     f"the spec finished with {value!r} ({type(value).__name__}), which is not "
                     "hashable; finish with a hashable value (a tuple instead of a list)"
                 ) from None
-            return ("done", value)
         if t is not _Draw:
             return _FAILED
         i = self.index.get(head)
@@ -104,8 +125,8 @@ def solve_chain(
     """
     graph, start = collect_graph(spec, source, max_states, progress)
     if not isinstance(start, int):
-        probs = {start[1]: Fraction(1)} if start is not _FAILED else {}
-        return Distribution._trusted(probs, Fraction(0 if probs else 1), Fraction(0))
+        probs = {start[2].value: Fraction(1)} if start is not _FAILED else {}
+        return Distribution(probs, Fraction(0 if probs else 1), Fraction(0))
     return _absorb(graph, start, source.total, method, lump)
 
 
@@ -334,16 +355,19 @@ def _absorb(
     m = len(outcomes)
     row = _solve(rows, start, m + 1, method)
     probs: dict[Any, Fraction] = {}
+    values: dict[Any, Any] = {}
     failure = Fraction(0)
     for to, j in outcomes.items():
         p = row[j]
         if to is _FAILED:
             failure += p
         elif p:
-            probs[to[1]] = probs.get(to[1], Fraction(0)) + p
+            key = to[1]  # 1 and True are two outcomes (see drawdsl.keys)
+            values.setdefault(key, to[2].value)
+            probs[key] = probs.get(key, Fraction(0)) + p
     if sum(probs.values(), failure) != 1:  # pragma: no cover - guarded by _check_ends
         raise AssertionError("internal error: absorption probabilities do not sum to 1")
-    return Distribution._trusted(probs, failure, row[m])
+    return Distribution._trusted(probs, values, failure, row[m])
 
 
 def _check_ends(graph: _Graph, start: int) -> None:

@@ -13,11 +13,12 @@ Distribution({'a': 2/3, 'b': 1/3})
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from drawdsl.errors import InvalidArgument
+from drawdsl.keys import outcome_key
 
 __all__ = ["Distribution"]
 
@@ -40,12 +41,22 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
     (a missing outcome has probability 0); ``failure`` is the mass of the paths that
     failed.  The outcome probabilities and ``failure`` always sum to exactly 1.
 
+    Outcomes are told apart strictly, as the evaluator keys its states
+    (:func:`~drawdsl.keys.strict_key`): ``0``, ``False`` and ``0.0`` are equal in
+    Python but three outcomes here, since a spec that finishes with one or the other
+    finished differently; ``d[0]`` is the chance of the int ``0`` only.  (A plain dict
+    made of it, ``dict(d)``, merges them again; ``d.probability(lambda v: v == 0)``
+    adds them up.)
+
     >>> d = Distribution({"x": Fraction(1, 3), "y": Fraction(2, 3)})
     >>> d.probability(lambda v: v == "x")
     Fraction(1, 3)
+    >>> from drawdsl import Cards, chances, draw
+    >>> chances(draw().map(lambda c: 0 if c == "a" else False), Cards("ab"))
+    Distribution({0: 1/2, False: 1/2})
     """
 
-    __slots__ = ("_probs", "_failure", "_draws")
+    __slots__ = ("_probs", "_values", "_failure", "_draws")
 
     def __init__(
         self,
@@ -53,14 +64,17 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
         failure: Fraction | int = 0,
         expected_draws: Fraction | int | None = None,
     ) -> None:
-        probs: dict[V, Fraction] = {}
-        for outcome, p in probabilities.items():
-            if isinstance(p, (float, bool)) or not isinstance(p, (int, Fraction)):
-                raise TypeError(f"probabilities: {outcome!r} has {p!r}; give an exact int or Fraction")
-            if p < 0:
-                raise InvalidArgument(f"probabilities: {outcome!r} has negative probability {p}")
-            if p:
-                probs[outcome] = Fraction(p)
+        if not isinstance(probabilities, Mapping):
+            raise TypeError(
+                f"probabilities: expected a mapping outcome -> probability, got {probabilities!r}; "
+                "use Distribution.from_pairs for (outcome, probability) pairs"
+            )
+        self._set(*_keyed(probabilities.items()), failure, expected_draws)
+
+    def _set(
+        self, probs: dict[Any, Fraction], values: dict[Any, V], failure: Fraction | int,
+        expected_draws: Fraction | int | None,
+    ) -> None:
         if isinstance(failure, (float, bool)) or not isinstance(failure, (int, Fraction)):
             raise TypeError(f"failure: got {failure!r}; give an exact int or Fraction")
         failure = Fraction(failure)
@@ -73,31 +87,57 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
                 "pass a complete distribution"
             )
         self._probs = probs
+        self._values = values
         self._failure = failure
         self._draws = None if expected_draws is None else Fraction(expected_draws)
 
     @classmethod
-    def _trusted(
-        cls, probs: dict[W, Fraction], failure: Fraction, expected_draws: Fraction | None = None
+    def from_pairs(
+        cls, pairs: Iterable[tuple[W, Fraction | int]], failure: Fraction | int = 0,
     ) -> Distribution[W]:
+        """A distribution from ``(outcome, probability)`` pairs, adding up the pairs of one
+        outcome (strictly: a dict could not hold both ``0`` and ``False``).
+
+        >>> Distribution.from_pairs([(0, Fraction(1, 4)), (False, Fraction(1, 4)), (0, Fraction(1, 2))])
+        Distribution({0: 3/4, False: 1/4})
+        """
+        dist: Distribution[W] = object.__new__(cls)  # type: ignore[arg-type, assignment]
+        dist._set(*_keyed(pairs), failure, None)
+        return dist
+
+    @classmethod
+    def _trusted(
+        cls, probs: dict[Any, Fraction], values: dict[Any, W], failure: Fraction,
+        expected_draws: Fraction | None = None,
+    ) -> Distribution[W]:
+        """Wrap ``probs`` (outcome key -> nonzero probability) and ``values`` (outcome key
+        -> the outcome), keyed by :func:`~drawdsl.keys.outcome_key` (internal)."""
         dist: Distribution[W] = object.__new__(cls)  # type: ignore[arg-type, assignment]
         dist._probs = probs
+        dist._values = values
         dist._failure = failure
         dist._draws = expected_draws
         return dist
 
+    def _pairs(self) -> list[tuple[V, Fraction]]:
+        values = self._values
+        return [(values[key], p) for key, p in self._probs.items()]
+
     # -- mapping
     def __getitem__(self, outcome: V) -> Fraction:
-        return self._probs.get(outcome, Fraction(0))
+        return self._probs.get(outcome_key(outcome), Fraction(0))
 
     def __iter__(self) -> Iterator[V]:
-        return iter(self._probs)
+        return iter([self._values[key] for key in self._probs])
 
     def __len__(self) -> int:
         return len(self._probs)
 
     def __contains__(self, outcome: object) -> bool:
-        return outcome in self._probs
+        try:
+            return outcome_key(outcome) in self._probs
+        except TypeError:
+            return False
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Distribution):
@@ -138,7 +178,7 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
         if predicate is None:
             return self.success
         _callable("probability", "predicate", predicate)
-        return sum((p for v, p in self._probs.items() if predicate(v)), Fraction(0))
+        return sum((p for v, p in self._pairs() if predicate(v)), Fraction(0))
 
     def expectation(self, f: Callable[[V], Any] | None = None) -> Fraction:
         """The exact mean of ``f(outcome)`` (of the outcome itself if ``f`` is None).
@@ -156,7 +196,7 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
         if f is not None:
             _callable("expectation", "f", f)
         total = Fraction(0)
-        for v, p in self._probs.items():
+        for v, p in self._pairs():
             x: Any = v if f is None else f(v)
             if isinstance(x, float):
                 raise TypeError(f"expectation: got the float {x!r} for {v!r}; return ints or Fractions")
@@ -179,20 +219,31 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
         if not self._probs:
             raise InvalidArgument("given_success: the spec always fails; there is nothing to condition on")
         s = self.success
-        return Distribution._trusted({v: p / s for v, p in self._probs.items()}, Fraction(0))
+        probs = {key: p / s for key, p in self._probs.items()}
+        return Distribution._trusted(probs, self._values, Fraction(0))
 
     def map(self, f: Callable[[V], W]) -> Distribution[W]:
-        """The distribution of ``f(outcome)``, merging outcomes that map together.
+        """The distribution of ``f(outcome)``, merging outcomes that map together (strictly:
+        ``1`` and ``True`` stay apart, as everywhere in a distribution).
 
         >>> Distribution({1: Fraction(1, 2), -1: Fraction(1, 2)}).map(abs)
         Distribution({1: 1})
         """
         _callable("map", "f", f)
-        probs: dict[W, Fraction] = {}
-        for v, p in self._probs.items():
+        probs: dict[Any, Fraction] = {}
+        values: dict[Any, W] = {}
+        for v, p in self._pairs():
             w = f(v)
-            probs[w] = probs.get(w, Fraction(0)) + p
-        return Distribution._trusted(probs, self._failure, self._draws)
+            try:
+                key = outcome_key(w)
+            except TypeError:
+                raise TypeError(
+                    f"map: f({v!r}) is {w!r} ({type(w).__name__}), which is not hashable; "
+                    "return a hashable value (a tuple instead of a list)"
+                ) from None
+            values.setdefault(key, w)
+            probs[key] = probs.get(key, Fraction(0)) + p
+        return Distribution._trusted(probs, values, self._failure, self._draws)
 
     def most_likely(self, n: int = 1) -> list[tuple[V, Fraction]]:
         """The ``n`` most likely outcomes with their probabilities, most likely first.
@@ -204,7 +255,7 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
             raise TypeError(f"most_likely: n must be a positive int, got {n!r} ({type(n).__name__})")
         if n < 1:
             raise InvalidArgument(f"most_likely: n must be a positive int, got {n!r}")
-        items = _ordered(list(self._probs.items()))
+        items = _ordered(self._pairs())
         return sorted(items, key=lambda item: -item[1])[:n]
 
     # -- views
@@ -216,21 +267,21 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
         """
         import sympy
 
-        return {v: sympy.Rational(p.numerator, p.denominator) for v, p in self._probs.items()}
+        return {v: sympy.Rational(p.numerator, p.denominator) for v, p in self._pairs()}
 
     def to_floats(self) -> dict[V, float]:
         """The outcome probabilities as floats (for plotting; never for further arithmetic)."""
-        return {v: float(p) for v, p in self._probs.items()}
+        return {v: float(p) for v, p in self._pairs()}
 
     def __repr__(self) -> str:
-        body = ", ".join(f"{v!r}: {p}" for v, p in _ordered(list(self._probs.items())))
+        body = ", ".join(f"{v!r}: {p}" for v, p in _ordered(self._pairs()))
         fail = f", failure={self._failure}" if self._failure else ""
         return f"Distribution({{{body}}}{fail})"
 
     def _repr_html_(self) -> str:
         """An HTML table with exact fractions, decimals and bars (for Jupyter)."""
         rows = []
-        items = _ordered(list(self._probs.items()))
+        items: list[tuple[Any, Fraction]] = _ordered(self._pairs())
         if self._failure:
             items.append(("failure", self._failure))
         for v, p in items:
@@ -248,7 +299,7 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
     def _repr_latex_(self) -> str:
         rows = [
             rf"{_latex_text(v)} & \frac{{{p.numerator}}}{{{p.denominator}}} & {float(p):.6g} \\"
-            for v, p in _ordered(list(self._probs.items()))
+            for v, p in _ordered(self._pairs())
         ]
         if self._failure:
             f = self._failure
@@ -258,6 +309,22 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
             + " ".join(rows)
             + r"\end{array}$"
         )
+
+
+def _keyed(pairs: Iterable[tuple[Any, Any]]) -> tuple[dict[Any, Fraction], dict[Any, Any]]:
+    """Check ``(outcome, probability)`` pairs and add them up by outcome key."""
+    probs: dict[Any, Fraction] = {}
+    values: dict[Any, Any] = {}
+    for outcome, p in pairs:
+        if isinstance(p, (float, bool)) or not isinstance(p, (int, Fraction)):
+            raise TypeError(f"probabilities: {outcome!r} has {p!r}; give an exact int or Fraction")
+        if p < 0:
+            raise InvalidArgument(f"probabilities: {outcome!r} has negative probability {p}")
+        if p:
+            key = outcome_key(outcome)
+            values.setdefault(key, outcome)
+            probs[key] = probs.get(key, Fraction(0)) + Fraction(p)
+    return probs, values
 
 
 def _rational(value: object) -> bool:

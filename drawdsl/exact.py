@@ -1184,7 +1184,7 @@ def _evaluate_general(
     frontier = {} if merge else []
 
     def settle(child: Spec[Any], counts: tuple[int, ...], drawn: int, left: float, anys: int,
-               weight: int, into: Any, end: dict[Any, int], fails: list[int], depth: int) -> None:
+               weight: int, into: Any, end: dict[Any, list[Any]], fails: list[int], depth: int) -> None:
         """Route one child: to the outcomes, the failures, or the next frontier.
 
         ``counts`` is the parent's deck and ``drawn`` the index of the card just drawn

@@ -23,7 +23,7 @@ from typing import Any
 
 from drawdsl.probes import Hidden, serial
 
-__all__ = ["strict_key"]
+__all__ = ["outcome_key", "strict_key"]
 
 _PLAIN = frozenset({int, str, bool, bytes, type(None)})
 
@@ -91,3 +91,17 @@ def strict_key(value: Any) -> Any:
         ]))
     hash(value)  # unhashable values raise here, as they would as plain keys
     return (t, value)
+
+
+def outcome_key(value: Any) -> Any:
+    """The key of an outcome (or a card) in a result: its :func:`strict_key`, or the value
+    itself for an exact ``int`` or ``str`` (the common case, and no strict key of another
+    value is an ``int`` or a ``str``).  So ``0``, ``False`` and ``0.0`` are three outcomes.
+
+    >>> outcome_key(3), outcome_key("a"), outcome_key(True) == outcome_key(1)
+    (3, 'a', False)
+    """
+    t = type(value)
+    if t is int or t is str:
+        return value
+    return strict_key(value)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import numbers
 import random
-from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from concurrent.futures import Executor, Future
 from fractions import Fraction
@@ -28,6 +27,7 @@ from drawdsl.cards import Cards
 from drawdsl.errors import InvalidArgument, StateLimitExceeded, add_note
 from drawdsl.estimates import Estimate, mean_interval, proportion
 from drawdsl.html import table
+from drawdsl.keys import outcome_key
 from drawdsl.sources import Weighted
 from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, whnf
 
@@ -226,7 +226,7 @@ class Tally(Mapping[V, int], Generic[V]):
     0.6 [0.2307, 0.8824]
     """
 
-    __slots__ = ("_counts", "failures", "n")
+    __slots__ = ("_counts", "_values", "failures", "n")
 
     def __init__(self, counts: Mapping[V, int], failures: int = 0) -> None:
         if not isinstance(counts, Mapping):
@@ -236,22 +236,34 @@ class Tally(Mapping[V, int], Generic[V]):
                 raise TypeError(f"Tally: {outcome!r} has count {count!r}; counts must be ints")
             if count < 0:
                 raise InvalidArgument(f"Tally: {outcome!r} has count {count}; counts must be >= 0")
-        self._counts = dict(counts)
+        # Outcomes are told apart strictly, as in a Distribution (0, False and 0.0 are three).
+        self._counts: dict[Any, int] = {}
+        self._values: dict[Any, V] = {}
+        for outcome, count in counts.items():
+            self._add(outcome, count)
         self.failures = failures
         self.n = sum(self._counts.values()) + failures
 
+    def _add(self, outcome: V, count: int) -> None:
+        key = outcome_key(outcome)
+        self._values.setdefault(key, outcome)
+        self._counts[key] = self._counts.get(key, 0) + count
+
+    def _pairs(self) -> list[tuple[V, int]]:
+        return [(self._values[key], count) for key, count in self._counts.items()]
+
     def __getitem__(self, outcome: V) -> int:
-        return self._counts.get(outcome, 0)
+        return self._counts.get(outcome_key(outcome), 0)
 
     def __iter__(self) -> Iterator[V]:
-        return iter(self._counts)
+        return iter([self._values[key] for key in self._counts])
 
     def __len__(self) -> int:
         return len(self._counts)
 
     def frequency(self, outcome: V) -> Fraction:
         """The observed fraction of runs that finished with ``outcome``."""
-        return Fraction(self._counts.get(outcome, 0), self.n)
+        return Fraction(self[outcome], self.n)
 
     def probability(
         self,
@@ -280,7 +292,7 @@ class Tally(Mapping[V, int], Generic[V]):
                 raise TypeError(
                     f"probability: predicate must be a function outcome -> bool, got {predicate!r}"
                 )
-            hits = sum(count for outcome, count in self._counts.items() if predicate(outcome))
+            hits = sum(count for outcome, count in self._pairs() if predicate(outcome))
         return proportion(hits, self.n, confidence=confidence, method=method)
 
     def mean(self) -> Fraction:
@@ -306,7 +318,7 @@ class Tally(Mapping[V, int], Generic[V]):
     def _moments(self, method: str) -> tuple[Fraction, Fraction, int]:
         """The sum, the sum of squares and the number of the successful outcomes."""
         total = squares = Fraction(0)
-        for outcome, count in self._counts.items():
+        for outcome, count in self._pairs():
             if not isinstance(outcome, numbers.Rational):
                 raise TypeError(
                     f"{method}: the outcome {outcome!r} ({type(outcome).__name__}) is not a number; "
@@ -325,7 +337,8 @@ class Tally(Mapping[V, int], Generic[V]):
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"Tally({self._counts!r}, failures={self.failures})"
+        body = ", ".join(f"{v!r}: {c}" for v, c in self._pairs())
+        return f"Tally({{{body}}}, failures={self.failures})"
 
     def _repr_html_(self) -> str:
         """Counts and observed frequencies, most frequent first (for Jupyter).
@@ -333,7 +346,7 @@ class Tally(Mapping[V, int], Generic[V]):
         >>> "<td>a</td><td>3</td><td>0.6</td>" in Tally({"a": 3, "b": 2})._repr_html_()
         True
         """
-        items = sorted(self._counts.items(), key=lambda item: -item[1])
+        items = sorted(self._pairs(), key=lambda item: -item[1])
         rows: list[list[object]] = [[v, c, c / self.n] for v, c in items]
         if self.failures:
             rows.append(["(fails)", self.failures, self.failures / self.n])
@@ -351,18 +364,19 @@ def _block_seed(seed: int, block: int) -> int:
 
 def _run_block(
     job: tuple[Any, ...],
-) -> tuple[Counter[Any], int]:
-    """``count`` runs with one generator: (outcome counts, failures).  Module level: it pickles."""
+) -> tuple[list[tuple[Any, int]], int]:
+    """``count`` runs with one generator: ((outcome, count) pairs, failures).  Module
+    level: it pickles."""
     spec, source, rng, count, max_draws = job
-    counts: Counter[Any] = Counter()
+    counts: Tally[Any] = Tally({})
     failures = 0
     for _ in range(count):
         value = sample(spec, source, rng, max_draws=max_draws)
         if value is FAILED:
             failures += 1
         else:
-            counts[value] += 1
-    return counts, failures
+            counts._add(value, 1)
+    return counts._pairs(), failures
 
 
 def simulate(
@@ -418,10 +432,10 @@ def simulate(
             (spec, source, random.Random(_block_seed(seed, i)), min(chunk, n - start), limit)
             for i, start in enumerate(range(0, n, chunk))
         )
-    counts: Counter[Any] = Counter()
+    counts: Tally[Any] = Tally({})
     failures = 0
     finished = 0
-    futures: list[Future[tuple[Counter[Any], int]]] = []
+    futures: list[Future[tuple[list[tuple[Any, int]], int]]] = []
     try:
         if executor is None:
             # One block at a time in this process; a Ctrl-C says how many deals were done.
@@ -432,7 +446,7 @@ def simulate(
                     if value is FAILED:
                         failures += 1
                     else:
-                        counts[value] += 1
+                        counts._add(value, 1)
                     finished += 1
         else:
             # One task per block through submit (Dask's executor maps no generators), merged
@@ -440,9 +454,10 @@ def simulate(
             futures = [executor.submit(_run_block, job) for job in jobs]
             for future in futures:
                 block_counts, block_failures = future.result()
-                counts.update(block_counts)
+                for value, count in block_counts:
+                    counts._add(value, count)
                 failures += block_failures
-                finished += sum(block_counts.values()) + block_failures
+                finished += sum(count for _, count in block_counts) + block_failures
     except KeyboardInterrupt as err:
         # Ctrl-C: drop the blocks not started, and say how far the run got (the command
         # line prints it in one line).
@@ -450,4 +465,6 @@ def simulate(
             future.cancel()
         add_note(err, f"drawdsl: simulate had finished {finished:,} of {n:,} deals")
         raise
-    return Tally(counts, failures)
+    counts.failures = failures
+    counts.n = sum(counts._counts.values()) + failures
+    return counts

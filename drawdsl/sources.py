@@ -19,7 +19,7 @@ from functools import reduce
 from math import gcd, lcm
 from typing import Any, Generic, TypeVar
 
-from drawdsl.cards import _check_card
+from drawdsl.cards import _check_card, _same_card, _same_counts
 from drawdsl.errors import InvalidArgument
 
 __all__ = ["Weighted", "coin", "die"]
@@ -67,8 +67,10 @@ class Weighted(Generic[C]):
                 _check_card(symbol, "weights", "symbol")
                 exact[symbol] = _exact_weight(symbol, weight)
         elif isinstance(symbols, Iterable):
+            firsts: dict[C, C] = {}
             for symbol in symbols:
                 _check_card(symbol, "symbols", "symbol")
+                _same_card(firsts.setdefault(symbol, symbol), symbol, "symbols")
                 exact[symbol] = exact.get(symbol, Fraction(0)) + 1
         else:
             raise TypeError(
@@ -111,7 +113,7 @@ class Weighted(Generic[C]):
         return len(self._weights)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Weighted) and self._weights == other._weights
+        return isinstance(other, Weighted) and _same_counts(self._weights, other._weights)
 
     def __hash__(self) -> int:
         return hash(frozenset(self._weights.items()))

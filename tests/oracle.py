@@ -10,7 +10,6 @@ side stay read), where the library runs both sides in lockstep.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 from itertools import permutations
@@ -99,13 +98,14 @@ def orderings(deck: Cards[Any]) -> list[tuple[Any, ...]]:
 def brute_force(spec: Spec[Any], deck: Cards[Any]) -> Distribution[Any]:
     """The exact distribution of ``spec`` by running it on every ordering of ``deck``."""
     deals = orderings(deck)
-    counts: Counter[Any] = Counter()
+    ends: list[tuple[Any, Fraction]] = []
     failures = 0
+    n = len(deals)
     for deal in deals:
         result = run(spec, deal)
         if result[0] == "fail":
             failures += 1
         else:
-            counts[result[1]] += 1
-    n = len(deals)
-    return Distribution({v: Fraction(c, n) for v, c in counts.items()}, Fraction(failures, n))
+            ends.append((result[1], Fraction(1, n)))
+    # Outcomes equal in Python but of other types (0, False) stay apart, as in chances().
+    return Distribution.from_pairs(ends, Fraction(failures, n))

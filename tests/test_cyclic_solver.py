@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drawdsl import Weighted, chances, coin, done, fail, loop
-from drawdsl.cyclic import _FAILED, _absorb, _check_ends, _Graph, _lump
+from drawdsl.cyclic import _FAILED, _absorb, _check_ends, _done, _Graph, _lump
 from drawdsl.errors import EndlessProcess
 
 # A chain: for each state, the target of each symbol: a state index, or an outcome name
@@ -76,7 +76,7 @@ def graph_of(table: Table) -> _Graph:
     for row in table:
         edges: dict[Any, int] = {}
         for t in row:
-            key = t if isinstance(t, int) else _FAILED if t is None else ("done", t)
+            key = t if isinstance(t, int) else _FAILED if t is None else _done(t)
             edges[key] = edges.get(key, 0) + 1
         graph.edges.append(edges)
     return graph

@@ -205,7 +205,11 @@ def test_a_frontier_that_will_pass_the_limit_is_refused_at_once() -> None:
     with pytest.raises(StateLimitExceeded, match=r"would reach about 132,600 live states at draw 3"):
         chances(draw_many(5), deck, max_states=20_000, probe=False)
     # Probed, the ranks alone already pass the limit (the cards would be more still).
+    ranks = draw_many(5).map(lambda cards: tuple(card.rank for card in cards))
     with pytest.raises(StateLimitExceeded, match=r"would reach about 28,561 live states at draw 4"):
+        chances(ranks, deck, max_states=20_000)
+    # A spec finishing with the cards themselves is evaluated on the real cards at once.
+    with pytest.raises(StateLimitExceeded, match=r"would reach about 132,600 live states at draw 3"):
         chances(draw_many(5), deck, max_states=20_000)
     # The same growth, but every path ends at draw 3: nothing to refuse.
     first_rank = draw_many(3).map(lambda cards: cards[0].rank)

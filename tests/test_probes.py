@@ -26,6 +26,7 @@ from oracle import brute_force
 from drawdsl import (
     Card,
     Cards,
+    InvalidArgument,
     Spec,
     chances,
     done,
@@ -277,7 +278,10 @@ def test_holds_hidden_looks_inside_objects_and_closures() -> None:
 
 def test_decks_that_are_not_one_named_tuple_type_are_drawn_as_they_are() -> None:
     assert ProbePlan.of(Cards("abc")) is None
-    assert ProbePlan.of(Cards([P(1, "x"), (1, "x")])) is None
+    assert ProbePlan.of(Cards([P(1, "x"), (2, "x")])) is None
+    # A named tuple and the plain tuple it equals are two cards a deck cannot keep apart.
+    with pytest.raises(InvalidArgument, match=r"equal in Python but different values"):
+        Cards([P(1, "x"), (1, "x")])
     assert ProbePlan.of(Cards([P(1, "x")])) is None
 
 

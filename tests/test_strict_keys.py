@@ -12,12 +12,16 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from oracle import brute_force
 
 from drawdsl import (
     Cards,
+    Distribution,
+    InvalidArgument,
+    Weighted,
     chances,
     done,
     draw,
@@ -155,3 +159,77 @@ def test_strict_key_separates_types_and_float_bits() -> None:
     assert strict_key(frozenset({1, 2})) == strict_key(frozenset({2, 1}))
     nan = float("nan")
     assert strict_key(nan) == strict_key(nan)  # the same bits behave the same
+
+
+# --------------------------------------------------------------------------- results and decks
+# The answer itself is a key too: outcomes, tallies and decks keep twins apart.
+
+
+@given(st.sampled_from(TWINS))
+def test_outcome_twins_are_two_outcomes(twins: tuple[Any, Any]) -> None:
+    first, second = twins
+    spec = draw().map(lambda card: first if card == "a" else second)
+    dist = chances(spec, DECK)
+    assert len(dist) == 2
+    assert dist[first] == Fraction(1, 3) and dist[second] == Fraction(2, 3)
+    assert dist == brute_force(spec, DECK) == chances(spec, DECK, merge=False)
+    assert first in dist and second in dist
+    assert sorted(map(repr, dist)) == sorted([repr(first), repr(second)])
+    assert dist.probability(lambda v: v == first) == 1  # Python's == still adds them up
+    # Mapped to their reprs they stay apart; mapped to one value they merge.
+    assert dist.map(repr) == Distribution({repr(first): Fraction(1, 3), repr(second): Fraction(2, 3)})
+    assert dist.map(lambda v: "same") == Distribution({"same": 1})
+    assert dist.given_success() == dist
+
+
+def test_the_outcome_example_of_the_review() -> None:
+    spec = draw().map(lambda card: 0 if card == "a" else False)
+    assert repr(chances(spec, Cards("ab"))) == "Distribution({0: 1/2, False: 1/2})"
+    pairs = [(0, Fraction(1, 2)), (False, Fraction(1, 2))]
+    assert Distribution.from_pairs(pairs) == chances(spec, Cards("ab"))
+    assert Distribution({0: Fraction(1)}) != chances(spec, Cards("ab"))
+
+
+def test_cyclic_outcomes_keep_twins_apart() -> None:
+    from drawdsl import coin
+
+    def step(state: int, flip: str) -> Any:
+        if flip == "H":
+            return done(1 if state == 0 else True)
+        return 1 - state
+
+    dist = chances(loop(0, step), coin())
+    assert dist[1] == Fraction(2, 3) and dist[True] == Fraction(1, 3)
+
+
+@given(st.sampled_from(TWINS))
+def test_simulated_tallies_keep_twins_apart(twins: tuple[Any, Any]) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from drawdsl import simulate
+
+    first, second = twins
+    spec = draw().map(lambda card: first if card == "a" else second)
+    tally = simulate(spec, DECK, n=300, seed=1)
+    assert len(tally) == 2 and tally[first] + tally[second] == 300
+    assert 0 < tally[first] < tally[second]
+    with ThreadPoolExecutor(2) as pool:
+        assert simulate(spec, DECK, n=300, seed=1, executor=pool, chunk=50) == simulate(
+            spec, DECK, n=300, seed=1, chunk=50)
+
+
+@given(st.sampled_from(TWINS))
+def test_a_deck_refuses_twins(twins: tuple[Any, Any]) -> None:
+    first, second = twins
+    if first == second:
+        with pytest.raises(InvalidArgument, match="equal in Python but different values"):
+            Cards([first, second])
+        with pytest.raises(InvalidArgument, match="map: the cards"):
+            Cards("ab").map(lambda card: first if card == "a" else second)
+        with pytest.raises(InvalidArgument, match=r"\+: the cards"):
+            Cards([first]) + Cards([second])
+        with pytest.raises(InvalidArgument, match="symbols: the cards"):
+            Weighted([first, second])
+        assert Cards([first]) != Cards([second])
+        assert Weighted([first]) != Weighted([second])
+    assert Cards([first, first]).count(first) == 2
