@@ -622,6 +622,7 @@ def _evaluate_reduced(
     # The symmetry checked by traced runs while the evaluation goes (drawdsl.atoms),
     # tried once, before any proof over the state graph.
     traced = tried = False
+    refuted = False  # the graph proof found a renaming that changes what the spec does
 
     def traceable() -> bool:
         """Whether traced runs can stand for the cards of the current classes."""
@@ -633,7 +634,7 @@ def _evaluate_reduced(
 
     def prove() -> StateGraph:
         """Prove the reductions over the whole state graph, and use what holds."""
-        nonlocal classes, checked, sym
+        nonlocal classes, checked, sym, refuted
         if not graphs:
             graphs.append(StateGraph(spec, cards, n, budget))
         graph = graphs[0]
@@ -646,13 +647,14 @@ def _evaluate_reduced(
             if symmetric:
                 proof = prove_symmetry(spec, cards, n, graph=graph)
                 log.proof = proof.reason
+                refuted = proof.refuted
                 if proof.proven:
                     classes, checked, sym = singles, False, True
         else:
             classes, checked = sorted(proven), False
             if symmetric:
                 proof = prove_symmetry(spec, [cards[part[0]] for part in classes], n, graph=graph)
-                sym, log.proof = proof.proven, proof.reason
+                sym, log.proof, refuted = proof.proven, proof.reason, proof.refuted
         return graph
 
     def escalated() -> tuple[int | None, bool]:
@@ -691,15 +693,21 @@ def _evaluate_reduced(
 
     shaped = True  # symmetric decks as shapes (drawdsl.shapes) until a spec has none
     graph_note: str | None = None
+    at_once = False  # explain: every proof before the evaluation, not when the frontier grows
     if escalate and threshold == 0:
         escalate = False
         prove()
-        if symmetric and not sym and not checked and named is not None:
-            # The proofs at once (explain): the graph proof does not see names, traced runs may.
+        at_once = True
+    while True:
+        if at_once and symmetric and not sym and not tried and not refuted \
+                and not (checked and len(classes) < len(cards)):
+            # The proofs at once (explain): where the graph proof does not show the symmetry
+            # (names it cannot see, a graph past its budget), traced runs may, as they do in
+            # chances() once the frontier grows and the classes are settled (all proven, or
+            # split down to single cards): explain reports what chances uses.
             tried = True
             sym = traced = traceable()
             graph_note = log.proof  # if they do not, the graph proof's reason is the one to tell
-    while True:
         lumped, members = _lumped(*(traced_deck() if traced else (deck, cards)), classes)
         log.classes = [tuple(cards[i] for i in part) for part in classes]
         log.symmetric = sym

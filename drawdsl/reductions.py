@@ -340,11 +340,14 @@ def normal(child: Spec[Any], avail: float) -> tuple[Spec[Any], int]:
 
 @dataclass(frozen=True)
 class SymmetryProof:
-    """The outcome of :func:`prove_symmetry`: ``proven``, or the ``reason`` it is not."""
+    """The outcome of :func:`prove_symmetry`: ``proven``, or the ``reason`` it is not;
+    ``refuted`` when the proof found a state where a renaming changes what the spec does
+    (rather than running out of budget or meeting a state it cannot rename)."""
 
     proven: bool
     reason: str | None
     states: int
+    refuted: bool = False
 
 
 def _generators(m: int) -> list[tuple[int, ...]]:
@@ -557,7 +560,7 @@ def prove_symmetry(
                     else f"after a renaming of other cards, drawing {card!r} does"
                 )
                 return SymmetryProof(
-                    False, f"{what} more than rename the cards (the spec tells them apart)", len(rows)
+                    False, f"{what} more than rename the cards (the spec tells them apart)", len(rows), True
                 )
         return None
 

@@ -33,13 +33,14 @@ from drawdsl import (
     done,
     draw,
     draw_one,
+    explain,
     fail,
     generate,
     loop,
     standard_deck,
 )
 from drawdsl.atoms import _LOOKUPS, Atom, AtomWatch, Tracer, Unfaithful, Untraced
-from drawdsl.exact import _evaluate_deck, _evaluate_reduced, _Log
+from drawdsl.exact import _evaluate_deck, _evaluate_probed, _evaluate_reduced, _Log
 from drawdsl.shapes import Unshaped, evaluate_shapes
 
 
@@ -1158,3 +1159,25 @@ def test_probe_cards_hand_their_rank_as_an_atom(title: str, step: Any, shown: bo
     if answer is not None:
         assert answer == truth
     assert chances(spec, real) == truth
+
+
+@generate
+def _six_kept() -> Any:
+    seen = []
+    for _ in range(6):
+        card = yield draw()
+        seen.append(card)
+    return max(seen.count(card) for card in seen)
+
+
+def test_explain_reports_the_traced_symmetry_chances_uses() -> None:
+    # The graph proof runs past its budget on this generator; traced runs show the
+    # symmetry once the classes are split to single cards.  chances() uses it when the
+    # frontier grows, so explain (every proof at once) must report it too: it said
+    # "symmetric: no" before.
+    deck = Cards({f"r{i}": 4 for i in range(13)})
+    log = _Log()
+    dist = _evaluate_probed(_six_kept(), deck, 10**6, 52, True, True, None, True, log)
+    assert log.symmetric
+    report = explain(_six_kept(), deck)
+    assert report.symmetric and report.distribution == dist == chances(_six_kept(), deck, symmetric=False)
