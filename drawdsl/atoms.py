@@ -81,6 +81,7 @@ from typing import Any, TypeVar
 
 from drawdsl.keys import strict_key
 from drawdsl.lookups import looks_up, makes_sets, prepare, set_maker
+from drawdsl.own_code import codes_of, functions_named
 from drawdsl.probes import NAME_TYPES, Hidden, Seen, Token, Watch, _hidden, _Probe, show
 from drawdsl.reductions import CardIndex, head_support, normal, rename_spec
 from drawdsl.spec import _Done, _Draw, _Fail, _spec_or_raise
@@ -177,13 +178,33 @@ _LOOKUPS = False
 # The evaluator's functions that hash a traced state to key it (by file and name).  Only
 # these: a C function the spec supplies (``.map(frozenset)``, ``.map(dict.fromkeys)``)
 # is called from the library's frames too, and its hashing is the spec's.
-_KEYS_MADE = frozenset({
-    (os.path.join(_HERE, "keys.py"), "strict_key"),
-    (os.path.join(_HERE, "frames.py"), "_freeze"),
-    (os.path.join(_HERE, "reductions.py"), "support"),
-    (os.path.join(_HERE, "spec.py"), "__init__"),
-    (os.path.join(_HERE, "spec.py"), "_keyed"),
-})
+_KEYS_MADE = (
+    ("keys.py", "strict_key"), ("frames.py", "_freeze"), ("reductions.py", "support"),
+    ("spec.py", "__init__"), ("spec.py", "_keyed"),
+)
+
+
+class _Own:
+    """The library's code objects (their ids, see :mod:`drawdsl.own_code`): a frame is
+    the library's when its code object is one of these, whatever its file name says."""
+
+    __slots__ = ("internal", "ours", "spec_files", "keys_made")
+
+    def __init__(self) -> None:
+        self.internal = codes_of([os.path.basename(path) for path in _INTERNAL])
+        self.ours = codes_of([os.path.basename(path) for path in _OURS])
+        self.spec_files = codes_of([os.path.basename(path) for path in _SPEC_FILES])
+        self.keys_made = functions_named(_KEYS_MADE)
+
+
+_OWN: list[_Own] = []
+
+
+def _own() -> _Own:
+    """The library's code objects, collected at the first traced run (every module loaded)."""
+    if not _OWN:
+        _OWN.append(_Own())
+    return _OWN[0]
 
 
 class Atom:
@@ -215,7 +236,7 @@ class Atom:
         # depend on which card an atom stands for (its card's hash would tell).
         caller = sys._getframe(1)
         code = caller.f_code
-        if (code.co_filename, code.co_name) in _KEYS_MADE:
+        if id(code) in _own().keys_made:
             return _ATOM_HASH
         if not (_LOOKUPS and looks_up(caller)):
             _seen(self, "the spec hashes a card other than to look it up in a dict (a set's order could "
@@ -227,7 +248,7 @@ class Atom:
         return watch.lookup_hash
 
     def __getattribute__(self, name: str) -> Any:
-        if name == "__class__" and sys._getframe(1).f_code.co_filename in _INTERNAL:
+        if name == "__class__" and id(sys._getframe(1).f_code) in _own().internal:
             return Atom  # isinstance() in the evaluator's own keys
         _seen(self, f"the spec reads .{name} of a card")
         raise AttributeError(name)
@@ -653,11 +674,14 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
     spec's own code, caught or not: an error a builtin raises on an atom but not on a
     card (``"".join([card])``), swallowed by the spec, would leave no other trace."""
 
+    own = _own()
+    internal, ours, spec_files = own.internal, own.ours, own.spec_files
+
     def local(frame: types.FrameType, event: str, arg: Any) -> Any:
-        if event == "exception" and watch.use is None and frame.f_code.co_filename not in _INTERNAL \
+        if event == "exception" and watch.use is None and id(frame.f_code) not in internal \
                 and not issubclass(arg[0], _QUIET):
             watch.use = f"the spec raised {arg[0].__name__} on a traced card (caught or not)"
-        elif event == "return" and watch.use is None and frame.f_code.co_filename not in _OURS:
+        elif event == "return" and watch.use is None and id(frame.f_code) not in ours:
             if _reaches_hooked(frame, False):
                 # made or fetched in the frame after it was called: the run proves nothing
                 watch.use = _HOOKED_USE
@@ -671,22 +695,22 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
 
     def call(frame: types.FrameType, event: str, arg: Any) -> Any:
         code = frame.f_code
-        if code.co_name in _DUNDERS and code.co_filename in _SPEC_FILES and watch.use is None:
+        if code.co_name in _DUNDERS and id(code) in spec_files and watch.use is None:
             caller = frame.f_back
-            if caller is not None and caller.f_code.co_filename not in _OURS:
+            if caller is not None and id(caller.f_code) not in ours:
                 watch.use = "the spec compares or hashes the library's objects (specs) holding cards"
-        if code.co_filename in _INTERNAL:
+        if id(code) in internal:
             return None  # the evaluator's own frames: their errors are not the spec's (see local)
         frame.f_trace_lines = False
-        if watch.recording and code.co_filename not in _OURS and code.co_name not in _KEYING \
+        if watch.recording and id(code) not in ours and code.co_name not in _KEYING \
                 and not code.co_filename.startswith("<frozen"):  # abc's checks, as caches fill
             caller = frame.f_back
-            if caller is not None and caller.f_code.co_filename not in _OURS \
+            if caller is not None and id(caller.f_code) not in ours \
                     and not caller.f_code.co_filename.startswith("<frozen"):
                 watch.chain[code, caller.f_code, caller.f_lasti] += 1
             else:
                 watch.calls.add(code)  # called by the evaluator: as often as its replays need
-        if watch.use is None and frame.f_code.co_filename not in _OURS:
+        if watch.use is None and id(code) not in ours:
             prepare(code)  # here, untraced: an atom hashed in this code may be a lookup (drawdsl.lookups)
             if watch.scan_sets and watch.makes_sets is None:
                 watch.makes_sets = makes_sets(code) or _reaches_set_makers(

@@ -699,12 +699,13 @@ def _evaluate_reduced(
         prove()
         at_once = True
     while True:
-        if at_once and symmetric and not sym and not tried and not refuted \
+        if at_once and symmetric and not sym and not tried and not (refuted and named is None) \
                 and not (checked and len(classes) < len(cards)):
             # The proofs at once (explain): where the graph proof does not show the symmetry
-            # (names it cannot see, a graph past its budget), traced runs may, as they do in
-            # chances() once the frontier grows and the classes are settled (all proven, or
-            # split down to single cards): explain reports what chances uses.
+            # (names it cannot see, which it may take for a refutation; a graph past its
+            # budget), traced runs may, as they do in chances() once the frontier grows and
+            # the classes are settled (all proven, or split down to single cards): explain
+            # reports what chances uses.
             tried = True
             sym = traced = traceable()
             graph_note = log.proof  # if they do not, the graph proof's reason is the one to tell

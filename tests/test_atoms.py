@@ -1181,3 +1181,26 @@ def test_explain_reports_the_traced_symmetry_chances_uses() -> None:
     assert log.symmetric
     report = explain(_six_kept(), deck)
     assert report.symmetric and report.distribution == dist == chances(_six_kept(), deck, symmetric=False)
+
+
+def test_code_compiled_under_a_library_file_name_is_not_trusted() -> None:
+    # A function named like the evaluator's keying function and compiled under its file
+    # name was trusted as the library's: its hash of a traced card passed silently, and a
+    # spec branching on that hash was shown symmetric (the representative card 2 hashes
+    # even, like the atom; card 1 does not).  Frames are the library's by code identity now.
+    import drawdsl.keys
+    from drawdsl.reductions import normal
+
+    namespace: dict[str, Any] = {}
+    exec(compile("def strict_key(v):\n    return hash(v)\n", drawdsl.keys.__file__, "exec"), namespace)
+    forged = namespace["strict_key"]
+
+    def step(state: Any, card: int) -> Any:
+        if state is None:
+            return ("odd" if forged(card) % 2 else "even", card)
+        return done((state[0], "pair" if card == state[1] else "no pair"))
+
+    head, _ = normal(loop(None, step), 8)
+    child, extra = normal(head.k(2), 7)  # type: ignore[attr-defined]
+    why = Tracer((2, 1, 4, 3)).check(head, 0, child, extra, 7)  # type: ignore[arg-type]
+    assert why is not None and "hashes a card" in why

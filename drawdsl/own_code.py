@@ -1,0 +1,109 @@
+"""The library's own code objects, told apart from the spec's by identity, not by file name.
+
+A traced run (:mod:`drawdsl.atoms`) trusts the evaluator's own frames: their hashing
+only keys states, their errors are not the spec's.  Which frames those are was decided
+by the code's file name, and a spec can compile code under any file name
+(``compile(source, drawdsl.keys.__file__, "exec")``) and have it trusted.  Here the
+code objects of the library's modules are collected once (functions, methods, and the
+code nested in them: lambdas, comprehensions, inner functions), and a frame is the
+library's only when its code object is one of them.  A code object the walk misses is
+treated as the spec's: stricter, never trusted by mistake.
+
+>>> import drawdsl.keys
+>>> ids = codes_of(["keys.py"])
+>>> id(drawdsl.keys.strict_key.__code__) in ids
+True
+>>> forged = compile("def strict_key(v): return hash(v)", drawdsl.keys.__file__, "exec")
+>>> id(forged) in ids
+False
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import types
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = ["codes_of", "functions_named"]
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _module(filename: str) -> types.ModuleType:
+    return importlib.import_module("drawdsl." + filename.removesuffix(".py"))
+
+
+def _walk(module: types.ModuleType) -> set[types.CodeType]:
+    """Every code object reachable from ``module``'s names whose file is the module's."""
+    path = os.path.join(_HERE, os.path.basename(module.__file__ or ""))
+    found: set[types.CodeType] = set()
+    seen: set[int] = set()
+
+    def add(code: types.CodeType) -> None:
+        if code in found:
+            return
+        found.add(code)
+        for const in code.co_consts:
+            if type(const) is types.CodeType:
+                add(const)
+
+    def visit(obj: Any, depth: int) -> None:
+        if depth > 4 or id(obj) in seen:
+            return
+        seen.add(id(obj))
+        if type(obj) is types.FunctionType:
+            add(obj.__code__)
+            wrapped = obj.__dict__.get("__wrapped__")
+            if wrapped is not None:
+                visit(wrapped, depth + 1)
+        elif isinstance(obj, (staticmethod, classmethod)):
+            visit(obj.__func__, depth + 1)
+        elif isinstance(obj, property):
+            for part in (obj.fget, obj.fset, obj.fdel):
+                visit(part, depth + 1)
+        elif isinstance(obj, functools.partial):
+            visit(obj.func, depth + 1)
+        elif isinstance(obj, type):
+            if obj.__module__ == module.__name__:
+                for value in vars(obj).values():
+                    visit(value, depth + 1)
+        elif type(obj) in (tuple, list, frozenset, set):
+            for item in obj:
+                visit(item, depth + 1)
+        elif type(obj) is dict:
+            for value in obj.values():
+                visit(value, depth + 1)
+        elif hasattr(type(obj), "__wrapped__") or type(obj).__name__ == "_lru_cache_wrapper":
+            visit(getattr(obj, "__wrapped__", None), depth + 1)
+
+    for value in list(vars(module).values()):
+        visit(value, 0)
+    return {code for code in found if code.co_filename == path}
+
+
+def codes_of(filenames: Iterable[str]) -> frozenset[int]:
+    """The ids of the code objects of the library's modules ``filenames`` (``"keys.py"``).
+
+    The modules live as long as the interpreter, and so do their code objects, so no
+    other code object can take one of these ids."""
+    ids: set[int] = set()
+    for name in filenames:
+        ids.update(id(code) for code in _walk(_module(name)))
+    return frozenset(ids)
+
+
+def functions_named(pairs: Iterable[tuple[str, str]]) -> frozenset[int]:
+    """The ids of the code objects of the library's functions and methods named ``name`` in
+    module ``filename``, for each pair ``(filename, name)``.
+
+    >>> import drawdsl.keys
+    >>> functions_named([("keys.py", "strict_key")]) == {id(drawdsl.keys.strict_key.__code__)}
+    True
+    """
+    ids: set[int] = set()
+    for filename, name in pairs:
+        ids.update(id(code) for code in _walk(_module(filename)) if code.co_name == name)
+    return frozenset(ids)
