@@ -260,18 +260,33 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
 
     # -- views
     def to_sympy(self) -> dict[V, Any]:
-        """The outcome probabilities as ``sympy.Rational`` (failure under ``failure``).
+        """The outcome probabilities as ``sympy.Rational`` (failure under ``failure``), in a
+        plain dict: outcomes equal in Python (``0`` and ``False``) share one entry, their
+        probabilities added.
 
         >>> Distribution({"a": Fraction(1, 3)}, failure=Fraction(2, 3)).to_sympy()
         {'a': 1/3}
         """
         import sympy
 
-        return {v: sympy.Rational(p.numerator, p.denominator) for v, p in self._pairs()}
+        return {v: sympy.Rational(p.numerator, p.denominator) for v, p in self._merged().items()}
 
     def to_floats(self) -> dict[V, float]:
-        """The outcome probabilities as floats (for plotting; never for further arithmetic)."""
-        return {v: float(p) for v, p in self._pairs()}
+        """The outcome probabilities as floats (for plotting; never for further arithmetic).
+        Like :meth:`to_sympy`, a plain dict: outcomes equal in Python share an entry.
+
+        >>> Distribution.from_pairs([(0, Fraction(1, 4)), (False, Fraction(3, 4))]).to_floats()
+        {0: 1.0}
+        """
+        return {v: float(p) for v, p in self._merged().items()}
+
+    def _merged(self) -> dict[V, Fraction]:
+        """The probabilities in a plain dict, where outcomes equal in Python (``0`` and
+        ``False``) share one entry: their probabilities are added, never overwritten."""
+        merged: dict[V, Fraction] = {}
+        for v, p in self._pairs():
+            merged[v] = merged.get(v, Fraction(0)) + p
+        return merged
 
     def __repr__(self) -> str:
         body = ", ".join(f"{v!r}: {p}" for v, p in _ordered(self._pairs()))

@@ -180,6 +180,8 @@ def test_outcome_twins_are_two_outcomes(twins: tuple[Any, Any]) -> None:
     assert dist.map(repr) == Distribution({repr(first): Fraction(1, 3), repr(second): Fraction(2, 3)})
     assert dist.map(lambda v: "same") == Distribution({"same": 1})
     assert dist.given_success() == dist
+    # The plain-dict views add the twins up (a dict holds one of them), never overwrite.
+    assert dist.to_floats() == {first: 1.0} and sum(dist.to_sympy().values()) == 1
 
 
 def test_the_outcome_example_of_the_review() -> None:
