@@ -71,7 +71,6 @@ import collections
 import dis
 import functools
 import gc
-import itertools
 import operator
 import os
 import sys
@@ -116,7 +115,7 @@ class AtomWatch:
 
     __slots__ = (
         "use", "signals", "armed", "cards", "calls", "chain", "recording", "lookup_hash", "looked_up",
-        "makes_sets", "scan_sets", "clean", "again",
+        "makes_sets", "scan_sets", "clean", "again", "plain",
     )
 
     def __init__(self, cards: frozenset[Any] = frozenset(), lookup_hash: int | None = None) -> None:
@@ -134,6 +133,10 @@ class AtomWatch:
         self.again = lookup_hash is not None
         #: The classes searched for set makers in this run (see _reaches_set_makers).
         self.clean: dict[int, type] = {}
+        #: The objects searched in this run (and the card's run before it) for C code that
+        #: tells a stand-in from a card (see _reaches_hooked), by id, kept alive here (so
+        #: no id is used twice).
+        self.plain: dict[int, Any] = {}
         self.use: str | None = None
         self.signals = 0
         self.armed = True
@@ -457,10 +460,14 @@ _REVEALING = frozenset({
     # C code that writes a card itself but hands any other object to a hook, which may be
     # C code that ignores it (json's encoder with ``default=[].count``, a pickler's hooks)
     "c_make_encoder", "make_encoder", "Pickler", "reducer_override", "dispatch_table",
+    # an attribute by a name built at run time (getattr(sys, "_get" + "frame"))
+    "getattr", "attrgetter", "methodcaller",
 })
 # The C objects behind those names: a run whose code reaches one made beforehand (a global,
 # a module's attribute, an argument or a closure's variable) is refused like a run naming it.
 _HOOKED = (_json.make_encoder, _pickle.Pickler)
+# Objects reading an attribute by a name given when they were made (perhaps built).
+_GETTERS = (operator.attrgetter, operator.methodcaller)
 # A cache of a function of code objects: the global names it loads, and the attributes it reads.
 _REACHES: dict[types.CodeType, tuple[tuple[str, ...], frozenset[str]]] = {}
 
@@ -495,37 +502,52 @@ def _reached(frame: types.FrameType, names_too: bool) -> tuple[list[Any], frozen
     return values, attributes
 
 
-def _reaches_hooked(frame: types.FrameType, names_too: bool = True) -> bool:
-    """Whether the code of ``frame`` can reach a C encoder or pickler (:data:`_HOOKED`),
-    or C code that hands other objects to a protocol's hook (``sqlite3.adapt``), made
-    before it ran: through a local variable (its arguments, its closure's variables,
-    what it assigned so far) and, with ``names_too``, a global name or an attribute of a
-    module it names (two levels: ``json.encoder.X``); also wrapped (``functools.partial``,
-    a bound method) or held in a list, tuple, set or dict among its first items.  One
-    held deeper (a list in a list, an object's attribute) is not looked for."""
+def _reaches_hooked(
+    frame: types.FrameType, names_too: bool = True, searched: dict[int, Any] | None = None,
+) -> bool:
+    """Whether the code of ``frame`` can reach what tells a stand-in from a card without
+    calling it (:func:`_hooked`: a C encoder or pickler, ``id``, ``getattr``, an
+    ``attrgetter``, C code handing other objects to a protocol's hook such as
+    ``sqlite3.adapt``), made before it ran: from its locals and, with ``names_too``, the
+    global names it loads and the attributes it reads of a module (two levels:
+    ``json.encoder.X``), searched as deep as :func:`_search` goes (containers, objects'
+    and classes' attributes, closures, defaults, partials, bound methods).  It was a
+    scan of the first items of a container: ``[[id]]`` passed unseen.  ``searched``: the
+    objects searched before in this run (by id, kept alive there), not searched again:
+    what is added to one later was reached by the code adding it, and searched there."""
     values, attributes = _reached(frame, names_too)
-    if set(map(type, values)) <= _PLAIN_KINDS:
-        return False  # the usual case, at C speed: Python functions, types, numbers, strings, ...
+    before = {} if searched is None else searched
+    values = [value for value in values if type(value) not in _FLAT and id(value) not in before]
+    if not values:
+        return False  # the usual case: numbers, strings, atoms, what this run searched before
+    found = _search(_roots(values, attributes), {}, _hooked_why, attributes, searched)
+    return found is not None
+
+
+def _roots(values: list[Any], attributes: frozenset[str]) -> list[Any]:
+    """The values a frame reaches, a module's read attributes (two levels) beside it."""
+    roots: list[Any] = []
     for value in values:
-        kind = type(value)
-        if kind in _PLAIN_KINDS:
-            continue
-        if kind in _CONTAINERS:
-            if _holds_hooked(value):
-                return True
-            continue
-        if _hooked(value):
-            return True
-        if kind not in _WRAPPING and not issubclass(kind, _HOOKED):
-            _PLAIN_KINDS.add(kind)  # a class met: never made a subclass of one later
-        if kind is types.ModuleType and attributes:
-            for attribute in attributes:
-                inner = vars(value).get(attribute)
-                if _hooked(inner) or (type(inner) in _CONTAINERS and _holds_hooked(inner)):
-                    return True
-                if type(inner) is types.ModuleType and any(_hooked(vars(inner).get(a)) for a in attributes):
-                    return True
-    return False
+        if type(value) is types.ModuleType:
+            roots.extend(_module_reach(value, attributes))
+        else:
+            roots.append(value)
+    return roots
+
+
+def _module_reach(module: types.ModuleType, attributes: frozenset[str]) -> list[Any]:
+    """The attributes of ``module`` the code reads, and theirs when they are modules."""
+    found: list[Any] = []
+    for attribute in attributes:
+        inner = vars(module).get(attribute)
+        found.append(inner)
+        if type(inner) is types.ModuleType:
+            found.extend(vars(inner).get(a) for a in attributes)
+    return found
+
+
+def _hooked_why(value: Any) -> str | None:
+    return "reaches C code that can tell a stand-in from a card" if _hooked(value) else None
 
 
 def _reaches_set_makers(
@@ -539,37 +561,47 @@ def _reaches_set_makers(
     ``clean``: the classes already searched in this run (by id, kept alive there),
     skipped: a spec does not change its classes."""
     values, attributes = _reached(frame, names_too)
-    roots: list[Any] = []
-    for value in values:
-        if type(value) is types.ModuleType:
-            for attribute in attributes:
-                inner = vars(value).get(attribute)
-                roots.append(inner)
-                if type(inner) is types.ModuleType:
-                    roots.extend(vars(inner).get(a) for a in attributes)
-        else:
-            roots.append(value)
-    return _search_set_makers(roots, {} if clean is None else clean)
+    return _search(_roots(values, attributes), {} if clean is None else clean, set_maker, attributes)
 
 
 #: How many objects the search for set makers looks through before it gives up (refuses).
 _SET_SEARCH = 5_000
-_NO_LOOK = (Atom, Hidden, types.ModuleType, types.CodeType, types.FrameType)
+_NO_LOOK = (Atom, Hidden, types.CodeType, types.FrameType)
 
 
-def _search_set_makers(roots: list[Any], clean: dict[int, type]) -> str | None:
+def _search(
+    roots: list[Any], clean: dict[int, type], check: Callable[[Any], str | None],
+    attributes: frozenset[str] = frozenset(), searched: dict[int, Any] | None = None,
+) -> str | None:
+    """The first ``check(value)`` that is not None over the objects reachable from
+    ``roots`` (containers' items, a dict's keys, closures' variables, default arguments,
+    partials' parts, bound methods' parts, classes' own attributes, other objects'
+    referents as the collector sees them; a module only through the ``attributes`` the
+    code reads, two levels), looking through at most :data:`_SET_SEARCH` objects (past
+    that: a reason, as if found).  ``clean``: classes searched before (by id, kept
+    alive there), skipped: a spec does not change its classes.  ``searched``: objects
+    searched before with the same ``check`` (by id, kept alive there), skipped; the
+    objects searched now are added to it when none is found."""
     stack = list(roots)
-    seen: set[int] = set()
+    seen: dict[int, Any] = {}
+    before = {} if searched is None else searched
     classes: list[type] = []
     while stack:
         value = stack.pop()
         kind = type(value)
-        if kind in _SCALARS or id(value) in seen or issubclass(kind, _NO_LOOK):
+        if kind in _SCALARS or id(value) in seen or id(value) in before:
             continue
-        seen.add(id(value))
+        if kind is types.ModuleType:
+            # Held in an object: the attributes this code reads (never marked searched:
+            # another code reads others).
+            stack.extend(_module_reach(value, attributes))
+            continue
+        if issubclass(kind, _NO_LOOK):
+            continue
+        seen[id(value)] = value
         if len(seen) > _SET_SEARCH:
             return "more objects than the search looks through"
-        found = set_maker(value)
+        found = check(value)
         if found is not None:
             return found
         if kind in _CONTAINERS:
@@ -593,26 +625,13 @@ def _search_set_makers(roots: list[Any], clean: dict[int, type]) -> str | None:
             # ``__dict__`` would make one where there was none, a change of state.
             stack.extend(gc.get_referents(value))
     clean.update((id(c), c) for c in classes)
+    if searched is not None:
+        searched.update(seen)
     return None
 
 
 _SCALARS = frozenset({int, str, bool, float, bytes, complex, type(None), range, slice})
-
-
-#: How many items of a container the scan looks at.
-_ITEMS = 64
-
-
-def _holds_hooked(value: Any) -> bool:
-    """Whether one of the first items of the container ``value`` (a dict's keys and
-    values) is, or wraps, such C code (:func:`_hooked`)."""
-    items = itertools.islice(value.values() if type(value) is dict else value, _ITEMS)
-    firsts = list(items)
-    if type(value) is dict:
-        firsts.extend(itertools.islice(value, _ITEMS))
-    if set(map(type, firsts)) <= _PLAIN_KINDS:
-        return False
-    return any(_hooked(item) for item in firsts)
+_CONTAINERS = frozenset({tuple, list, dict, set, frozenset})
 
 
 def _hooked(value: Any, depth: int = 0) -> bool:
@@ -621,6 +640,8 @@ def _hooked(value: Any, depth: int = 0) -> bool:
     kind = type(value)
     if issubclass(kind, _HOOKED) or id(value) in _DENIED_C:
         return True
+    if issubclass(kind, _GETTERS):
+        return True  # attrgetter("_get" + "frame"): an attribute by a name built at run time
     if kind is types.BuiltinFunctionType:  # a C function, or a C object's bound method
         adapt = getattr(sys.modules.get("_sqlite3"), "adapt", None)
         return issubclass(type(value.__self__), _HOOKED) or (adapt is not None and value is adapt)
@@ -634,15 +655,11 @@ def _hooked(value: Any, depth: int = 0) -> bool:
     return False
 
 
-# Kinds that may be or wrap C code handing stand-ins to hooks, or hold it (a module).
-_WRAPPING = frozenset({types.ModuleType, types.BuiltinFunctionType, types.MethodType, functools.partial})
-# Kinds of value that are none of those (a cache: the classes met since are added).
-_PLAIN_KINDS = set({
-    int, str, bool, float, bytes, type(None), type, Hidden,
-    types.FunctionType, types.GeneratorType, types.CodeType, types.CellType, range, slice, complex,
+# Kinds of value that reach nothing: a frame whose values are all of these reaches no C
+# code (the usual case, at C speed).
+_FLAT = frozenset({
+    int, str, bool, float, bytes, type(None), complex, range, slice, Hidden, Atom, types.CodeType,
 })
-# Containers: the scan looks at their first items.
-_CONTAINERS = frozenset({tuple, list, dict, set, frozenset})
 
 
 # C functions that tell objects apart without calling them, or run code this trace cannot
@@ -653,6 +670,7 @@ _DENIED_C = frozenset(
         id, operator.is_, operator.is_not, sys.getrefcount, gc.get_referrers, gc.get_referents,
         gc.get_objects, sys._getframe, sys.settrace, sys.setprofile, object.__getattribute__,
         gc.is_tracked, *[vars(gc)[name] for name in ("is_finalized",) if name in vars(gc)],
+        getattr, vars,  # an attribute by a name built at run time (sys, "_get" + "frame")
         _thread.start_new_thread,
         *[vars(_thread)[name] for name in ("start_joinable_thread",) if name in vars(_thread)],
         *([os.fork] if hasattr(os, "fork") else []),
@@ -682,7 +700,7 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
                 and not issubclass(arg[0], _QUIET):
             watch.use = f"the spec raised {arg[0].__name__} on a traced card (caught or not)"
         elif event == "return" and watch.use is None and id(frame.f_code) not in ours:
-            if _reaches_hooked(frame, False):
+            if _reaches_hooked(frame, False, watch.plain):
                 # made or fetched in the frame after it was called: the run proves nothing
                 watch.use = _HOOKED_USE
             elif watch.scan_sets and watch.makes_sets is None:
@@ -722,7 +740,7 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
                              "a type), or names what can tell a traced card from a card (type, callable, id, "
                              "operator.is_, a special method, a C encoder or pickler, the interpreter's "
                              "frames or hooks)")
-            elif _reaches_hooked(frame, names_too):
+            elif _reaches_hooked(frame, names_too, watch.plain):
                 watch.use = _HOOKED_USE
         return local
 
@@ -854,6 +872,9 @@ class Tracer:
         if raised is not None:
             return raised
         watch = AtomWatch(self.values)
+        # The objects the card's run searched are not searched again: nothing but the
+        # evaluator ran in between (never between checks: the spec runs untraced there).
+        watch.plain = record.plain
         why = self._traced(head, drawn, child, extra, avail, shown, record, watch)
         if why is None and watch.looked_up:
             # The spec looked atoms up in dicts (drawdsl.lookups), where a key is compared
@@ -868,7 +889,7 @@ class Tracer:
             # take another path where its hash meets that key.
             for value_hash in sorted({hash(value) for value in self.values}):
                 watch = AtomWatch(self.values, value_hash)
-                watch.clean = self.clean
+                watch.clean, watch.plain = self.clean, record.plain
                 why = self._traced(head, drawn, child, extra, avail, shown, record, watch)
                 if why is not None:
                     return why
