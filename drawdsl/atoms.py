@@ -133,9 +133,9 @@ class AtomWatch:
         self.again = lookup_hash is not None
         #: The classes searched for set makers in this run (see _reaches_set_makers).
         self.clean: dict[int, type] = {}
-        #: The objects searched in this run (and the card's run before it) for C code that
-        #: tells a stand-in from a card (see _reaches_hooked), by id, kept alive here (so
-        #: no id is used twice).
+        #: The objects searched for C code that tells a stand-in from a card (see
+        #: _reaches_hooked), by id, kept alive here (so no id is used twice): this run's,
+        #: or those of the evaluation (a :class:`Tracer`'s runs share one).
         self.plain: dict[int, Any] = {}
         self.use: str | None = None
         self.signals = 0
@@ -517,10 +517,14 @@ def _reaches_hooked(
     what is added to one later was reached by the code adding it, and searched there."""
     values, attributes = _reached(frame, names_too)
     before = {} if searched is None else searched
-    values = [value for value in values if type(value) not in _FLAT and id(value) not in before]
+    values = [
+        value for value in values
+        if type(value) not in _FLAT and id(value) not in before
+        and not (type(value) is tuple and all(type(item) in _FLAT for item in value))
+    ]
     if not values:
         return False  # the usual case: numbers, strings, atoms, what this run searched before
-    found = _search(_roots(values, attributes), {}, _hooked_why, attributes, searched)
+    found = _search(_roots(values, attributes), {}, _hooked_why, attributes, searched, _NEVER_HOOKED)
     return found is not None
 
 
@@ -544,6 +548,13 @@ def _module_reach(module: types.ModuleType, attributes: frozenset[str]) -> list[
         if type(inner) is types.ModuleType:
             found.extend(vars(inner).get(a) for a in attributes)
     return found
+
+
+# Kinds of object that are never what _hooked looks for (the search still looks inside).
+_NEVER_HOOKED = frozenset({
+    types.FunctionType, tuple, list, dict, set, frozenset, property, staticmethod, classmethod,
+    types.GetSetDescriptorType, types.MemberDescriptorType,
+})
 
 
 def _hooked_why(value: Any) -> str | None:
@@ -572,6 +583,7 @@ _NO_LOOK = (Atom, Hidden, types.CodeType, types.FrameType)
 def _search(
     roots: list[Any], clean: dict[int, type], check: Callable[[Any], str | None],
     attributes: frozenset[str] = frozenset(), searched: dict[int, Any] | None = None,
+    unchecked: frozenset[type] = frozenset(),
 ) -> str | None:
     """The first ``check(value)`` that is not None over the objects reachable from
     ``roots`` (containers' items, a dict's keys, closures' variables, default arguments,
@@ -581,7 +593,8 @@ def _search(
     that: a reason, as if found).  ``clean``: classes searched before (by id, kept
     alive there), skipped: a spec does not change its classes.  ``searched``: objects
     searched before with the same ``check`` (by id, kept alive there), skipped; the
-    objects searched now are added to it when none is found."""
+    objects searched now are added to it when none is found.  Objects of the kinds
+    ``unchecked`` are searched through without being checked themselves."""
     stack = list(roots)
     seen: dict[int, Any] = {}
     before = {} if searched is None else searched
@@ -601,9 +614,10 @@ def _search(
         seen[id(value)] = value
         if len(seen) > _SET_SEARCH:
             return "more objects than the search looks through"
-        found = check(value)
-        if found is not None:
-            return found
+        if kind not in unchecked:
+            found = check(value)
+            if found is not None:
+                return found
         if kind in _CONTAINERS:
             stack.extend(value.values() if kind is dict else value)
             if kind is dict:
@@ -614,6 +628,12 @@ def _search(
             stack.extend((value.__kwdefaults__ or {}).values())
         elif kind is types.MethodType:
             stack.extend((value.__self__, value.__func__))
+        elif kind is types.BuiltinFunctionType:
+            # A C function: a module's (nothing more to reach than its module's attributes,
+            # which the code names) or an object's bound method (that object, searched).
+            owner = value.__self__
+            if owner is not None and type(owner) is not types.ModuleType:
+                stack.append(owner)
         elif kind is functools.partial:
             stack.extend((value.func, *value.args, *value.keywords.values()))
         elif isinstance(value, type):
@@ -642,6 +662,8 @@ def _hooked(value: Any, depth: int = 0) -> bool:
         return True
     if issubclass(kind, _GETTERS):
         return True  # attrgetter("_get" + "frame"): an attribute by a name built at run time
+    if kind is type and issubclass(value, (*_HOOKED, *_GETTERS)):
+        return True  # the class itself: the spec can make one
     if kind is types.BuiltinFunctionType:  # a C function, or a C object's bound method
         adapt = getattr(sys.modules.get("_sqlite3"), "adapt", None)
         return issubclass(type(value.__self__), _HOOKED) or (adapt is not None and value is adapt)
@@ -825,7 +847,7 @@ class Tracer:
     equivariant there, else what it saw.
     """
 
-    __slots__ = ("cards", "index", "usable", "values", "named", "clean")
+    __slots__ = ("cards", "index", "usable", "values", "named", "clean", "searched")
 
     def __init__(self, cards: Sequence[Any]) -> None:
         self.cards = tuple(cards)
@@ -838,6 +860,9 @@ class Tracer:
         #: The classes searched for set makers in this evaluation's runs (see
         #: _reaches_set_makers): a spec does not change its classes.
         self.clean: dict[int, type] = {}
+        #: The objects searched for C code that tells a stand-in from a card in this
+        #: evaluation's runs (see _reaches_hooked), by id, kept alive here.
+        self.searched: dict[int, Any] = {}
         if self.usable is None:
             try:
                 self.values = frozenset(card.name if type(card) is Token else card for card in self.cards)
@@ -868,13 +893,15 @@ class Tracer:
         self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int, shown: Any,
     ) -> str | None:
         record = AtomWatch()
+        # The objects searched in this evaluation's runs are not searched again: a spec
+        # is pure (drawdsl's contract), so what it reaches does not change between runs,
+        # and what a run adds to one was reached by the code adding it, searched there.
+        record.plain = self.searched
         raised = self._raises(head, drawn, child, extra, avail, record, shown)
         if raised is not None:
             return raised
         watch = AtomWatch(self.values)
-        # The objects the card's run searched are not searched again: nothing but the
-        # evaluator ran in between (never between checks: the spec runs untraced there).
-        watch.plain = record.plain
+        watch.plain = self.searched
         why = self._traced(head, drawn, child, extra, avail, shown, record, watch)
         if why is None and watch.looked_up:
             # The spec looked atoms up in dicts (drawdsl.lookups), where a key is compared
@@ -889,7 +916,7 @@ class Tracer:
             # take another path where its hash meets that key.
             for value_hash in sorted({hash(value) for value in self.values}):
                 watch = AtomWatch(self.values, value_hash)
-                watch.clean, watch.plain = self.clean, record.plain
+                watch.clean, watch.plain = self.clean, self.searched
                 why = self._traced(head, drawn, child, extra, avail, shown, record, watch)
                 if why is not None:
                     return why
