@@ -221,7 +221,8 @@ class Cards(Generic[C]):
         counts = dict(self._counts)
         for card, n in Cards(other).items():
             if card in counts:
-                _same_card(next(held for held in counts if held == card), card, "+")
+                # The card the dict found (by identity first, as a dict looks up: a NaN).
+                _same_card(next(held for held in counts if held is card or held == card), card, "+")
             counts[card] = counts.get(card, 0) + n
         _check_size(sum(counts.values()), "+")
         return Cards._trusted(counts)

@@ -235,3 +235,10 @@ def test_a_deck_refuses_twins(twins: tuple[Any, Any]) -> None:
         assert Cards([first]) != Cards([second])
         assert Weighted([first]) != Weighted([second])
     assert Cards([first, first]).count(first) == 2
+
+
+def test_adding_decks_that_share_a_nan_card() -> None:
+    # Found by review: the held card was looked for by == only, which a NaN never meets.
+    nan = float("nan")
+    assert (Cards([nan, 1]) + Cards([nan])).count(nan) == 2
+    assert (Cards([nan]) + [nan]).count(nan) == 2
