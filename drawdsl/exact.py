@@ -622,7 +622,6 @@ def _evaluate_reduced(
     # The symmetry checked by traced runs while the evaluation goes (drawdsl.atoms),
     # tried once, before any proof over the state graph.
     traced = tried = False
-    refuted = False  # the graph proof found a renaming that changes what the spec does
 
     def traceable() -> bool:
         """Whether traced runs can stand for the cards of the current classes."""
@@ -634,7 +633,7 @@ def _evaluate_reduced(
 
     def prove() -> StateGraph:
         """Prove the reductions over the whole state graph, and use what holds."""
-        nonlocal classes, checked, sym, refuted
+        nonlocal classes, checked, sym
         if not graphs:
             graphs.append(StateGraph(spec, cards, n, budget))
         graph = graphs[0]
@@ -647,14 +646,13 @@ def _evaluate_reduced(
             if symmetric:
                 proof = prove_symmetry(spec, cards, n, graph=graph)
                 log.proof = proof.reason
-                refuted = proof.refuted
                 if proof.proven:
                     classes, checked, sym = singles, False, True
         else:
             classes, checked = sorted(proven), False
             if symmetric:
                 proof = prove_symmetry(spec, [cards[part[0]] for part in classes], n, graph=graph)
-                sym, log.proof, refuted = proof.proven, proof.reason, proof.refuted
+                sym, log.proof = proof.proven, proof.reason
         return graph
 
     def escalated() -> tuple[int | None, bool]:
@@ -699,13 +697,13 @@ def _evaluate_reduced(
         prove()
         at_once = True
     while True:
-        if at_once and symmetric and not sym and not tried and not (refuted and named is None) \
-                and not (checked and len(classes) < len(cards)):
-            # The proofs at once (explain): where the graph proof does not show the symmetry
-            # (names it cannot see, which it may take for a refutation; a graph past its
-            # budget), traced runs may, as they do in chances() once the frontier grows and
-            # the classes are settled (all proven, or split down to single cards): explain
-            # reports what chances uses.
+        if at_once and symmetric and not sym and not tried and not (checked and len(classes) < len(cards)):
+            # The proofs at once (explain): where the graph proof does not show the symmetry,
+            # traced runs may, as chances() tries them once the frontier grows and the
+            # classes are settled (all proven, or split down to single cards): explain
+            # reports what chances uses.  Even after the graph proof found two states that
+            # do not match: it compares states by equality (a dict's order counts), and a
+            # traced run may still show the spec blind to renamings.
             tried = True
             sym = traced = traceable()
             graph_note = log.proof  # if they do not, the graph proof's reason is the one to tell

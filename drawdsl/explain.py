@@ -119,7 +119,7 @@ def explain(
     symmetric: no (drawing 'b' instead of 'a' does more than rename the cards (the spec tells them apart))
     states: 2 draws, at most 2 live states (at draw 1, 2 different specs)
       per draw: 2 0
-    restarts: 0
+    restarts: 1
     """
     if not isinstance(spec, Spec):
         raise TypeError(f"explain: spec must be a Spec, got {spec!r} ({type(spec).__name__})")

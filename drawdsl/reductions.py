@@ -340,14 +340,11 @@ def normal(child: Spec[Any], avail: float) -> tuple[Spec[Any], int]:
 
 @dataclass(frozen=True)
 class SymmetryProof:
-    """The outcome of :func:`prove_symmetry`: ``proven``, or the ``reason`` it is not;
-    ``refuted`` when the proof found a state where a renaming changes what the spec does
-    (rather than running out of budget or meeting a state it cannot rename)."""
+    """The outcome of :func:`prove_symmetry`: ``proven``, or the ``reason`` it is not."""
 
     proven: bool
     reason: str | None
     states: int
-    refuted: bool = False
 
 
 def _generators(m: int) -> list[tuple[int, ...]]:
@@ -560,7 +557,7 @@ def prove_symmetry(
                     else f"after a renaming of other cards, drawing {card!r} does"
                 )
                 return SymmetryProof(
-                    False, f"{what} more than rename the cards (the spec tells them apart)", len(rows), True
+                    False, f"{what} more than rename the cards (the spec tells them apart)", len(rows)
                 )
         return None
 
