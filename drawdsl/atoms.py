@@ -524,7 +524,8 @@ def _reaches_hooked(
     ]
     if not values:
         return False  # the usual case: numbers, strings, atoms, what this run searched before
-    found = _search(_roots(values, attributes), {}, _hooked_why, attributes, searched, _NEVER_HOOKED)
+    found = _search(_roots(values, attributes), {}, _hooked_why, attributes, searched, _NEVER_HOOKED,
+                    _HOOK_SEARCH)
     return found is not None
 
 
@@ -577,20 +578,23 @@ def _reaches_set_makers(
 
 #: How many objects the search for set makers looks through before it gives up (refuses).
 _SET_SEARCH = 5_000
+#: How many objects the search for C code that tells a stand-in from a card looks through
+#: in one search (each object once per evaluation, so a large table costs once).
+_HOOK_SEARCH = 100_000
 _NO_LOOK = (Atom, Hidden, types.CodeType, types.FrameType)
 
 
 def _search(
     roots: list[Any], clean: dict[int, type], check: Callable[[Any], str | None],
     attributes: frozenset[str] = frozenset(), searched: dict[int, Any] | None = None,
-    unchecked: frozenset[type] = frozenset(),
+    unchecked: frozenset[type] = frozenset(), budget: int = _SET_SEARCH,
 ) -> str | None:
     """The first ``check(value)`` that is not None over the objects reachable from
     ``roots`` (containers' items, a dict's keys, closures' variables, default arguments,
     partials' parts, bound methods' parts, classes' own attributes, other objects'
     referents as the collector sees them; a module only through the ``attributes`` the
-    code reads, two levels), looking through at most :data:`_SET_SEARCH` objects (past
-    that: a reason, as if found).  ``clean``: classes searched before (by id, kept
+    code reads, two levels), looking through at most ``budget`` objects (past that: a
+    reason, as if found).  ``clean``: classes searched before (by id, kept
     alive there), skipped: a spec does not change its classes.  ``searched``: objects
     searched before with the same ``check`` (by id, kept alive there), skipped; the
     objects searched now are added to it when none is found.  Objects of the kinds
@@ -612,7 +616,7 @@ def _search(
         if issubclass(kind, _NO_LOOK):
             continue
         seen[id(value)] = value
-        if len(seen) > _SET_SEARCH:
+        if len(seen) > budget:
             return "more objects than the search looks through"
         if kind not in unchecked:
             found = check(value)
