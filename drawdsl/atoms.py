@@ -241,7 +241,11 @@ class Atom:
         code = caller.f_code
         if id(code) in _own().keys_made:
             return _ATOM_HASH
-        if not (_LOOKUPS and looks_up(caller)):
+        if not _LOOKUPS:
+            _seen(self, "the spec hashes a card (a set or dict keyed by cards: a set's order could show "
+                        "which card it is); keep cards in tuples and compare them with ==")
+            return _ATOM_HASH
+        if not looks_up(caller):
             _seen(self, "the spec hashes a card other than to look it up in a dict (a set's order could "
                         "show which card it is)")
             return _ATOM_HASH

@@ -44,9 +44,10 @@ class Distribution(Mapping[V, Fraction], Generic[V]):
     Outcomes are told apart strictly, as the evaluator keys its states
     (:func:`~drawdsl.keys.strict_key`): ``0``, ``False`` and ``0.0`` are equal in
     Python but three outcomes here, since a spec that finishes with one or the other
-    finished differently; ``d[0]`` is the chance of the int ``0`` only.  (A plain dict
-    made of it, ``dict(d)``, merges them again; ``d.probability(lambda v: v == 0)``
-    adds them up.)
+    finished differently; ``d[0]`` is the chance of the int ``0`` only, and
+    ``d.probability(lambda v: v == 0)`` adds them up.  A plain dict cannot hold both:
+    ``dict(d)`` keeps one key with the other's probability (Python's dict assignment), so
+    use :meth:`to_floats` or :meth:`to_sympy`, which add them up, or ``d.items()``.
 
     >>> d = Distribution({"x": Fraction(1, 3), "y": Fraction(2, 3)})
     >>> d.probability(lambda v: v == "x")
