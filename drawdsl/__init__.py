@@ -6,6 +6,7 @@
 Fraction(1201, 5525)
 """
 
+from drawdsl.atoms import _own as _collect_own_code
 from drawdsl.cards import Cards
 from drawdsl.combinators import (
     draw_count,
@@ -101,3 +102,7 @@ __all__ = [
     "MissingExtra",
     "__version__",
 ]
+
+# The library's own code objects (drawdsl.own_code), collected now, before code outside
+# the library can add names to its modules: a traced run trusts only these frames.
+_collect_own_code()

@@ -75,12 +75,13 @@ import operator
 import os
 import sys
 import types
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from drawdsl.keys import strict_key
 from drawdsl.lookups import looks_up, makes_sets, prepare, set_maker
-from drawdsl.own_code import codes_of, functions_named
+from drawdsl.own_code import codes_of, frozen_codes, functions_named
 from drawdsl.probes import NAME_TYPES, Hidden, Seen, Token, Watch, _hidden, _Probe, show
 from drawdsl.reductions import CardIndex, head_support, normal, rename_spec
 from drawdsl.spec import _Done, _Draw, _Fail, _spec_or_raise
@@ -133,10 +134,9 @@ class AtomWatch:
         self.again = lookup_hash is not None
         #: The classes searched for set makers in this run (see _reaches_set_makers).
         self.clean: dict[int, type] = {}
-        #: The objects searched for C code that tells a stand-in from a card (see
-        #: _reaches_hooked), by id, kept alive here (so no id is used twice): this run's,
-        #: or those of the evaluation (a :class:`Tracer`'s runs share one).
-        self.plain: dict[int, Any] = {}
+        #: What the searches for C code that tells a stand-in from a card found clean (see
+        #: _reaches_hooked): this run's, or the evaluation's (a :class:`Tracer`'s runs share one).
+        self.plain = _Searched()
         self.use: str | None = None
         self.signals = 0
         self.armed = True
@@ -191,9 +191,12 @@ class _Own:
     """The library's code objects (their ids, see :mod:`drawdsl.own_code`): a frame is
     the library's when its code object is one of these, whatever its file name says."""
 
-    __slots__ = ("internal", "ours", "spec_files", "keys_made")
+    __slots__ = ("internal", "ours", "spec_files", "keys_made", "frozen")
 
     def __init__(self) -> None:
+        #: The code of the interpreter's frozen modules (abc's checks, run as its caches
+        #: fill): by identity, since any code can be compiled under "<frozen ...>".
+        self.frozen = frozen_codes()
         self.internal = codes_of([os.path.basename(path) for path in _INTERNAL])
         self.ours = codes_of([os.path.basename(path) for path in _OURS])
         self.spec_files = codes_of([os.path.basename(path) for path in _SPEC_FILES])
@@ -239,7 +242,14 @@ class Atom:
         # depend on which card an atom stands for (its card's hash would tell).
         caller = sys._getframe(1)
         code = caller.f_code
-        if id(code) in _own().keys_made:
+        own = _own()
+        if id(code) in own.keys_made:
+            outer = caller.f_back
+            if outer is None or id(outer.f_code) in own.ours:
+                return _ATOM_HASH
+            # A key made at the spec's own call (``done(card)._keyed()``): the hash it
+            # stores could be read back (``._hash``), and it is not a card's.
+            _seen(self, "the spec makes the library's key of a card itself")
             return _ATOM_HASH
         if not _LOOKUPS:
             _seen(self, "the spec hashes a card (a set or dict keyed by cards: a set's order could show "
@@ -466,12 +476,22 @@ _REVEALING = frozenset({
     "c_make_encoder", "make_encoder", "Pickler", "reducer_override", "dispatch_table",
     # an attribute by a name built at run time (getattr(sys, "_get" + "frame"))
     "getattr", "attrgetter", "methodcaller",
+    # a frame's or traceback's other ways in, and modules fetched by a name built at run time
+    "f_globals", "f_builtins", "f_code", "f_trace", "tb_next", "gi_code", "cr_frame", "ag_frame",
+    "__import__", "import_module", "register_adapter", "adapters",
 })
 # The C objects behind those names: a run whose code reaches one made beforehand (a global,
 # a module's attribute, an argument or a closure's variable) is refused like a run naming it.
-_HOOKED = (_json.make_encoder, _pickle.Pickler)
+_HOOKED = (_json.make_encoder, _pickle.Pickler, _pickle.Unpickler)
 # Objects reading an attribute by a name given when they were made (perhaps built).
 _GETTERS = (operator.attrgetter, operator.methodcaller)
+# Builtin types' methods, unbound and bound (a special one is refused: see _hooked).
+_SLOTS = frozenset({
+    types.WrapperDescriptorType, types.MethodWrapperType, types.MethodDescriptorType,
+    types.ClassMethodDescriptorType, types.BuiltinFunctionType,
+})
+# What the search cannot look into and must not pass.
+_OPAQUE = frozenset({types.FrameType, types.TracebackType, weakref.ProxyType, weakref.CallableProxyType})
 # A cache of a function of code objects: the global names it loads, and the attributes it reads.
 _REACHES: dict[types.CodeType, tuple[tuple[str, ...], frozenset[str]]] = {}
 
@@ -506,8 +526,23 @@ def _reached(frame: types.FrameType, names_too: bool) -> tuple[list[Any], frozen
     return values, attributes
 
 
+class _Searched:
+    """What the searches of one evaluation found clean (see :func:`_reaches_hooked`)."""
+
+    __slots__ = ("objects", "modules", "checked")
+
+    def __init__(self) -> None:
+        #: Objects searched, by id, kept alive here (so no id is used twice).
+        self.objects: dict[int, Any] = {}
+        #: Every module met (a global, an attribute, one held in an object): a code that
+        #: reads an attribute may get one of these at run time (returned by a helper).
+        self.modules: dict[int, types.ModuleType] = {}
+        #: Code -> how many modules were known when its attributes were looked up in them.
+        self.checked: dict[types.CodeType, int] = {}
+
+
 def _reaches_hooked(
-    frame: types.FrameType, names_too: bool = True, searched: dict[int, Any] | None = None,
+    frame: types.FrameType, names_too: bool = True, searched: _Searched | None = None,
 ) -> bool:
     """Whether the code of ``frame`` can reach what tells a stand-in from a card without
     calling it (:func:`_hooked`: a C encoder or pickler, ``id``, ``getattr``, an
@@ -519,25 +554,41 @@ def _reaches_hooked(
     scan of the first items of a container: ``[[id]]`` passed unseen.  ``searched``: the
     objects searched before in this run (by id, kept alive there), not searched again:
     what is added to one later was reached by the code adding it, and searched there."""
+    searched = _Searched() if searched is None else searched
     values, attributes = _reached(frame, names_too)
-    before = {} if searched is None else searched
+    before = searched.objects
     values = [
         value for value in values
         if type(value) not in _FLAT and id(value) not in before
         and not (type(value) is tuple and all(type(item) in _FLAT for item in value))
     ]
-    if not values:
-        return False  # the usual case: numbers, strings, atoms, what this run searched before
-    found = _search(_roots(values, attributes), {}, _hooked_why, attributes, searched, _NEVER_HOOKED,
-                    _HOOK_SEARCH)
+    code = frame.f_code
+    read = _loaded(code)[1]
+    roots: list[Any] = []
+    if read and searched.checked.get(code) != len(searched.modules):
+        # Every module met so far, by the attributes this code reads: a helper may have
+        # handed one over (``get().same``), which no name of this code shows.
+        searched.checked[code] = len(searched.modules)
+        for module in list(searched.modules.values()):
+            roots.extend(_module_reach(module, read))
+    if not values and not roots:
+        return False  # the usual case: numbers, strings, atoms, what this evaluation searched
+    roots.extend(_roots(values, attributes, searched.modules))
+    found = _search(roots, {}, _hooked_why, read, searched.objects, _NEVER_HOOKED, _HOOK_SEARCH,
+                    searched.modules)
     return found is not None
 
 
-def _roots(values: list[Any], attributes: frozenset[str]) -> list[Any]:
-    """The values a frame reaches, a module's read attributes (two levels) beside it."""
+def _roots(
+    values: list[Any], attributes: frozenset[str], modules: dict[int, types.ModuleType] | None = None,
+) -> list[Any]:
+    """The values a frame reaches, a module's read attributes (two levels) beside it
+    (the module kept in ``modules``)."""
     roots: list[Any] = []
     for value in values:
         if type(value) is types.ModuleType:
+            if modules is not None:
+                modules[id(value)] = value
             roots.extend(_module_reach(value, attributes))
         else:
             roots.append(value)
@@ -585,13 +636,14 @@ _SET_SEARCH = 5_000
 #: How many objects the search for C code that tells a stand-in from a card looks through
 #: in one search (each object once per evaluation, so a large table costs once).
 _HOOK_SEARCH = 100_000
-_NO_LOOK = (Atom, Hidden, types.CodeType, types.FrameType)
+_NO_LOOK = (Atom, Hidden, types.CodeType)
 
 
 def _search(
     roots: list[Any], clean: dict[int, type], check: Callable[[Any], str | None],
     attributes: frozenset[str] = frozenset(), searched: dict[int, Any] | None = None,
     unchecked: frozenset[type] = frozenset(), budget: int = _SET_SEARCH,
+    modules: dict[int, types.ModuleType] | None = None,
 ) -> str | None:
     """The first ``check(value)`` that is not None over the objects reachable from
     ``roots`` (containers' items, a dict's keys, closures' variables, default arguments,
@@ -614,7 +666,9 @@ def _search(
             continue
         if kind is types.ModuleType:
             # Held in an object: the attributes this code reads (never marked searched:
-            # another code reads others).
+            # another code reads others; kept in ``modules`` for them).
+            if modules is not None:
+                modules[id(value)] = value
             stack.extend(_module_reach(value, attributes))
             continue
         if issubclass(kind, _NO_LOOK):
@@ -645,9 +699,17 @@ def _search(
         elif kind is functools.partial:
             stack.extend((value.func, *value.args, *value.keywords.values()))
         elif isinstance(value, type):
-            if value.__module__ != "builtins" and id(value) not in clean:
+            # A class the spec made (a heap type; never by its ``__module__``, which a
+            # class may claim): its own attributes, its bases and its metaclass.
+            if value.__flags__ & _HEAP_TYPE and id(value) not in clean:
                 classes.append(value)
-                stack.extend(vars(value).values())  # a class's own attributes
+                stack.extend(vars(value).values())
+                stack.extend(value.__bases__)
+                stack.append(type(value))
+        elif kind is weakref.ReferenceType:
+            stack.append(value())  # the collector does not see a weak reference's referent
+        elif kind is slice:
+            stack.extend((value.start, value.stop, value.step))
         else:
             # Its attributes (and its class), as the collector sees them: reading
             # ``__dict__`` would make one where there was none, a change of state.
@@ -658,7 +720,8 @@ def _search(
     return None
 
 
-_SCALARS = frozenset({int, str, bool, float, bytes, complex, type(None), range, slice})
+_SCALARS = frozenset({int, str, bool, float, bytes, complex, type(None), range})
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()
 _CONTAINERS = frozenset({tuple, list, dict, set, frozenset})
 
 
@@ -672,9 +735,23 @@ def _hooked(value: Any, depth: int = 0) -> bool:
         return True  # attrgetter("_get" + "frame"): an attribute by a name built at run time
     if kind is type and issubclass(value, (*_HOOKED, *_GETTERS)):
         return True  # the class itself: the spec can make one
+    if kind in _SLOTS and _dunder(getattr(value, "__name__", None)):
+        # A special method of a builtin type held under another name (object.__eq__,
+        # object.__hash__, "c".__eq__): it answers NotImplemented, or an address, for a
+        # stand-in without calling it.
+        return True
+    if kind in _OPAQUE:
+        return True  # a frame (the evaluator's locals), a weak proxy (its referent unseen)
+    sqlite = sys.modules.get("_sqlite3")
+    if sqlite is not None and (kind in (sqlite.Connection, sqlite.Cursor)
+                               or value is sqlite.Connection or value is sqlite.Cursor):
+        return True  # execute() adapts a parameter by its type: a hook for a stand-in only
     if kind is types.BuiltinFunctionType:  # a C function, or a C object's bound method
-        adapt = getattr(sys.modules.get("_sqlite3"), "adapt", None)
-        return issubclass(type(value.__self__), _HOOKED) or (adapt is not None and value is adapt)
+        if sqlite is not None and (value is getattr(sqlite, "adapt", None) or value is sqlite.connect):
+            return True
+        owner = value.__self__
+        return issubclass(type(owner), _HOOKED) or (sqlite is not None and type(owner) in (
+            sqlite.Connection, sqlite.Cursor))
     if depth >= 3:
         return False
     if kind is types.MethodType:
@@ -688,7 +765,7 @@ def _hooked(value: Any, depth: int = 0) -> bool:
 # Kinds of value that reach nothing: a frame whose values are all of these reaches no C
 # code (the usual case, at C speed).
 _FLAT = frozenset({
-    int, str, bool, float, bytes, type(None), complex, range, slice, Hidden, Atom, types.CodeType,
+    int, str, bool, float, bytes, type(None), complex, range, Hidden, Atom, types.CodeType,
 })
 
 
@@ -701,6 +778,9 @@ _DENIED_C = frozenset(
         gc.get_objects, sys._getframe, sys.settrace, sys.setprofile, object.__getattribute__,
         gc.is_tracked, *[vars(gc)[name] for name in ("is_finalized",) if name in vars(gc)],
         getattr, vars,  # an attribute by a name built at run time (sys, "_get" + "frame")
+        # pickle's C functions: a pickler built inside (hooks from copyreg for a stand-in
+        # only), an unpickler handing over any global by a name in its data
+        _pickle.dumps, _pickle.dump, _pickle.loads, _pickle.load,
         _thread.start_new_thread,
         *[vars(_thread)[name] for name in ("start_joinable_thread",) if name in vars(_thread)],
         *([os.fork] if hasattr(os, "fork") else []),
@@ -723,7 +803,7 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
     card (``"".join([card])``), swallowed by the spec, would leave no other trace."""
 
     own = _own()
-    internal, ours, spec_files = own.internal, own.ours, own.spec_files
+    internal, ours, spec_files, frozen = own.internal, own.ours, own.spec_files, own.frozen
 
     def local(frame: types.FrameType, event: str, arg: Any) -> Any:
         if event == "exception" and watch.use is None and id(frame.f_code) not in internal \
@@ -751,10 +831,10 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
             return None  # the evaluator's own frames: their errors are not the spec's (see local)
         frame.f_trace_lines = False
         if watch.recording and id(code) not in ours and code.co_name not in _KEYING \
-                and not code.co_filename.startswith("<frozen"):  # abc's checks, as caches fill
+                and id(code) not in frozen:  # abc's checks, as caches fill
             caller = frame.f_back
             if caller is not None and id(caller.f_code) not in ours \
-                    and not caller.f_code.co_filename.startswith("<frozen"):
+                    and id(caller.f_code) not in frozen:
                 watch.chain[code, caller.f_code, caller.f_lasti] += 1
             else:
                 watch.calls.add(code)  # called by the evaluator: as often as its replays need
@@ -868,9 +948,9 @@ class Tracer:
         #: The classes searched for set makers in this evaluation's runs (see
         #: _reaches_set_makers): a spec does not change its classes.
         self.clean: dict[int, type] = {}
-        #: The objects searched for C code that tells a stand-in from a card in this
-        #: evaluation's runs (see _reaches_hooked), by id, kept alive here.
-        self.searched: dict[int, Any] = {}
+        #: What the searches for C code that tells a stand-in from a card found clean in
+        #: this evaluation's runs (see _reaches_hooked).
+        self.searched = _Searched()
         if self.usable is None:
             try:
                 self.values = frozenset(card.name if type(card) is Token else card for card in self.cards)

@@ -23,11 +23,12 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+import sys
 import types
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["codes_of", "functions_named"]
+__all__ = ["codes_of", "frozen_codes", "functions_named"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -36,8 +37,9 @@ def _module(filename: str) -> types.ModuleType:
     return importlib.import_module("drawdsl." + filename.removesuffix(".py"))
 
 
-def _walk(module: types.ModuleType) -> set[types.CodeType]:
-    """Every code object reachable from ``module``'s names whose file is the module's."""
+def _walk(module: types.ModuleType, frozen: bool = False) -> set[types.CodeType]:
+    """Every code object reachable from ``module``'s names whose file is the module's
+    (a frozen module's: named ``"<frozen ...>"``)."""
     path = os.path.join(_HERE, os.path.basename(module.__file__ or ""))
     found: set[types.CodeType] = set()
     seen: set[int] = set()
@@ -81,6 +83,8 @@ def _walk(module: types.ModuleType) -> set[types.CodeType]:
 
     for value in list(vars(module).values()):
         visit(value, 0)
+    if frozen:
+        return {code for code in found if code.co_filename.startswith("<frozen ")}
     return {code for code in found if code.co_filename == path}
 
 
@@ -106,4 +110,20 @@ def functions_named(pairs: Iterable[tuple[str, str]]) -> frozenset[int]:
     ids: set[int] = set()
     for filename, name in pairs:
         ids.update(id(code) for code in _walk(_module(filename)) if code.co_name == name)
+    return frozenset(ids)
+
+
+def frozen_codes() -> frozenset[int]:
+    """The ids of the code objects of the interpreter's frozen modules loaded now (``abc``,
+    ``_collections_abc``, ``os``...: code named ``"<frozen ...>"``), found by the same walk.
+
+    >>> import abc
+    >>> id(abc.ABCMeta.__instancecheck__.__code__) in frozen_codes()
+    True
+    """
+    ids: set[int] = set()
+    for module in list(sys.modules.values()):
+        spec = getattr(module, "__spec__", None)
+        if type(module) is types.ModuleType and getattr(spec, "origin", None) == "frozen":
+            ids.update(id(code) for code in _walk(module, frozen=True))
     return frozenset(ids)
