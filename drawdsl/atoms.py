@@ -219,7 +219,12 @@ class Atom:
     __slots__ = ("_watch",)  # not its card: no way around the watch can read it
 
     def __init__(self, watch: AtomWatch) -> None:
-        object.__setattr__(self, "_watch", watch)
+        try:
+            object.__getattribute__(self, "_watch")
+        except AttributeError:
+            object.__setattr__(self, "_watch", watch)
+            return
+        _seen(self, "the spec calls a card's __init__")  # another watch put in the run's place
 
     def __eq__(self, other: object) -> bool:
         if type(other) is Atom:
@@ -425,7 +430,7 @@ def _compares_identity(frame: types.FrameType) -> bool:
     code = frame.f_code
     if code not in _IDENTITY:
         names: list[str] | None = []
-        if any(type(const) is str and (const in _REVEALING or _dunder(const)) for const in code.co_consts):
+        if any(const in _REVEALING or _dunder(const) for const in _strings(code.co_consts)):
             names = None  # such a name as a string, for getattr
         previous: Any = None
         for ins in dis.get_instructions(code):
@@ -479,6 +484,8 @@ _REVEALING = frozenset({
     # a frame's or traceback's other ways in, and modules fetched by a name built at run time
     "f_globals", "f_builtins", "f_code", "f_trace", "tb_next", "gi_code", "cr_frame", "ag_frame",
     "__import__", "import_module", "register_adapter", "adapters",
+    # the hash the library's objects keep (of a stand-in's key: not a card's)
+    "_hash",
 })
 # The C objects behind those names: a run whose code reaches one made beforehand (a global,
 # a module's attribute, an argument or a closure's variable) is refused like a run naming it.
@@ -496,12 +503,28 @@ _OPAQUE = frozenset({types.FrameType, types.TracebackType, weakref.ProxyType, we
 _REACHES: dict[types.CodeType, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
+def _strings(consts: Any) -> list[str]:
+    """The strings among constants, inside tuples and frozensets too (a class pattern's
+    attribute names, ``case object(is_=f)``, are a tuple constant)."""
+    found: list[str] = []
+    stack = list(consts)
+    while stack:
+        const = stack.pop()
+        if type(const) is str:
+            found.append(const)
+        elif type(const) in (tuple, frozenset):
+            stack.extend(const)
+    return found
+
+
 def _loaded(code: types.CodeType) -> tuple[tuple[str, ...], frozenset[str]]:
-    """The global names ``code`` loads, and the attributes it reads (cached)."""
+    """The global names ``code`` loads, and the attributes it reads (cached): by
+    ``.name``, and any string among its constants (``getattr`` is refused, but a class
+    pattern reads the attributes named in a tuple constant)."""
     reach = _REACHES.get(code)
     if reach is None:
         loaded: list[str] = []
-        read: set[str] = set()
+        read: set[str] = set(_strings(code.co_consts))
         for ins in dis.get_instructions(code):
             if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
                 loaded.append(ins.argval)
@@ -523,6 +546,7 @@ def _reached(frame: types.FrameType, names_too: bool) -> tuple[list[Any], frozen
         if not isinstance(builtins, dict):
             builtins = {}
         values.extend([found[name] if name in found else builtins.get(name) for name in names])
+        values.append(frame.f_code)  # its constants (code.replace(co_consts=...) can hold anything)
     return values, attributes
 
 
@@ -598,6 +622,8 @@ def _roots(
 def _module_reach(module: types.ModuleType, attributes: frozenset[str]) -> list[Any]:
     """The attributes of ``module`` the code reads, and theirs when they are modules."""
     found: list[Any] = []
+    if attributes:
+        found.append(vars(module).get("__getattr__"))  # PEP 562: attributes the module makes
     for attribute in attributes:
         inner = vars(module).get(attribute)
         found.append(inner)
@@ -636,7 +662,7 @@ _SET_SEARCH = 5_000
 #: How many objects the search for C code that tells a stand-in from a card looks through
 #: in one search (each object once per evaluation, so a large table costs once).
 _HOOK_SEARCH = 100_000
-_NO_LOOK = (Atom, Hidden, types.CodeType)
+_NO_LOOK = (Atom, Hidden)
 
 
 def _search(
@@ -684,7 +710,12 @@ def _search(
             stack.extend(value.values() if kind is dict else value)
             if kind is dict:
                 stack.extend(value)
+        elif kind is types.CodeType:
+            stack.extend(value.co_consts)  # code.replace(co_consts=...) can hold any object
         elif kind is types.FunctionType:
+            stack.append(value.__code__)
+            if type(value.__globals__) is not dict:
+                stack.append(value.__globals__)  # a mapping of another kind: its class too
             stack.extend(cell.cell_contents for cell in (value.__closure__ or ()) if _filled(cell))
             stack.extend(value.__defaults__ or ())
             stack.extend((value.__kwdefaults__ or {}).values())
@@ -704,10 +735,13 @@ def _search(
             if value.__flags__ & _HEAP_TYPE and id(value) not in clean:
                 classes.append(value)
                 stack.extend(vars(value).values())
-                stack.extend(value.__bases__)
-                stack.append(type(value))
-        elif kind is weakref.ReferenceType:
+                stack.extend(base for base in value.__bases__ if base.__flags__ & _HEAP_TYPE)
+                if kind.__flags__ & _HEAP_TYPE:  # type: ignore[operator]  # a metaclass
+                    stack.append(kind)
+        elif issubclass(kind, weakref.ReferenceType):
             stack.append(value())  # the collector does not see a weak reference's referent
+            if kind is not weakref.ReferenceType:
+                stack.extend(gc.get_referents(value))  # a subclass's own attributes
         elif kind is slice:
             stack.extend((value.start, value.stop, value.step))
         else:
@@ -764,9 +798,7 @@ def _hooked(value: Any, depth: int = 0) -> bool:
 
 # Kinds of value that reach nothing: a frame whose values are all of these reaches no C
 # code (the usual case, at C speed).
-_FLAT = frozenset({
-    int, str, bool, float, bytes, type(None), complex, range, Hidden, Atom, types.CodeType,
-})
+_FLAT = frozenset({int, str, bool, float, bytes, type(None), complex, range, Hidden, Atom})
 
 
 # C functions that tell objects apart without calling them, or run code this trace cannot
@@ -778,6 +810,7 @@ _DENIED_C = frozenset(
         gc.get_objects, sys._getframe, sys.settrace, sys.setprofile, object.__getattribute__,
         gc.is_tracked, *[vars(gc)[name] for name in ("is_finalized",) if name in vars(gc)],
         getattr, vars,  # an attribute by a name built at run time (sys, "_get" + "frame")
+        type,  # under another name (T = type): a card's class, a stand-in's unlike it
         # pickle's C functions: a pickler built inside (hooks from copyreg for a stand-in
         # only), an unpickler handing over any global by a name in its data
         _pickle.dumps, _pickle.dump, _pickle.loads, _pickle.load,
@@ -789,7 +822,9 @@ _DENIED_C = frozenset(
 # The comparison and hashing methods of the library's own objects (specs): called from the
 # spec's code on a traced state they would compare or hash its atoms by their keys.
 _DUNDERS = frozenset({"__eq__", "__ne__", "__hash__"})
-_SPEC_FILES = frozenset(os.path.join(_HERE, name) for name in ("spec.py", "combinators.py"))
+_SPEC_FILES = frozenset(
+    os.path.join(_HERE, name) for name in ("spec.py", "combinators.py", "keys.py", "frames.py")
+)
 
 
 # Methods the evaluator's own keys call on the spec's objects (a step's ``__hash__``),
@@ -826,9 +861,11 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
         if code.co_name in _DUNDERS and id(code) in spec_files and watch.use is None:
             caller = frame.f_back
             if caller is not None and id(caller.f_code) not in ours:
-                watch.use = "the spec compares or hashes the library's objects (specs) holding cards"
+                watch.use = "the spec compares or hashes the library's objects (specs, keys) holding cards"
         if id(code) in internal:
             return None  # the evaluator's own frames: their errors are not the spec's (see local)
+        if watch.use is None and (type(frame.f_globals) is not dict or type(frame.f_builtins) is not dict):
+            watch.use = "the spec runs code whose globals or builtins are not a dict"
         frame.f_trace_lines = False
         if watch.recording and id(code) not in ours and code.co_name not in _KEYING \
                 and id(code) not in frozen:  # abc's checks, as caches fill

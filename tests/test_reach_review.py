@@ -65,6 +65,13 @@ _WEAK = weakref.ref(operator.is_)
 _SLICE = slice(operator.is_)
 
 
+class _Ref(weakref.ref):  # type: ignore[type-arg]
+    pass
+
+
+_SUB_WEAK = _Ref(operator.is_)
+
+
 # F4, F5: classes claiming to be builtins; what a class inherits.
 class _Builtin:
     __module__ = "builtins"
@@ -111,6 +118,63 @@ def _f6(card: Any) -> bool:
 _FRAME = sys._getframe()
 _IS = operator.is_
 
+# A second round (G2-G8).
+_LAZY = types.ModuleType("lazy")
+_LAZY.__getattr__ = {"same": operator.is_}.get  # type: ignore[attr-defined]
+
+
+def _made_const() -> Any:
+    return 0
+
+
+_made_const.__code__ = _made_const.__code__.replace(
+    co_consts=tuple(operator.is_ if const == 0 else const for const in _made_const.__code__.co_consts)
+)
+
+
+def _by_class_pattern(card: Any) -> bool:
+    match operator:
+        case object(is_=found):
+            result = bool(found(card, LAST))
+            del found
+            return result
+    return False
+
+
+def _by_kept_hash(card: Any) -> bool:
+    return bool(done(card).map(str)._hash == _LAST_HASH)  # type: ignore[attr-defined]
+
+
+_LAST_HASH = done(LAST).map(str)._hash  # type: ignore[attr-defined]
+_T = type
+_NS = types.SimpleNamespace(cards=frozenset(), use=None, armed=False, signals=0)
+
+
+def _by_reinit(card: Any) -> bool:
+    _T(card).__init__(card, _NS)
+    return bool(card == LAST)
+
+
+class _Globals(dict):  # type: ignore[type-arg]
+    __missing__ = {"same": operator.is_}.get
+
+
+def _proto(card: Any) -> Any:
+    return same(card, LAST)  # type: ignore[name-defined]  # noqa: F821  (given by the odd globals)
+
+
+_ODD_GLOBALS = types.FunctionType(_proto.__code__, _Globals(LAST=LAST))
+_ODD_BUILTINS = types.FunctionType(
+    _proto.__code__, {"LAST": LAST, "__builtins__": types.MappingProxyType({"same": operator.is_})}
+)
+
+
+def _by_itself(card: Any) -> bool:
+    from drawdsl.keys import _Itself
+
+    return bool(_Itself(card) == _Itself(LAST))
+
+
 CASES: list[tuple[str, Callable[[Any], bool]]] = [
     ("object.__eq__ under another name", lambda card: _OBJECT_EQ(card, LAST) is True),
     ("a bound special method of a card", lambda card: _LAST_EQ(card) is True),
@@ -118,6 +182,7 @@ CASES: list[tuple[str, Callable[[Any], bool]]] = [
     ("a module returned by a helper", lambda card: _get().same(card, LAST)),
     ("a weak reference's referent", lambda card: _WEAK()(card, LAST)),  # type: ignore[misc]
     ("a slice's stop", lambda card: _SLICE.stop(card, LAST)),
+    ("a subclass of weakref.ref", lambda card: _SUB_WEAK()(card, LAST)),  # type: ignore[misc]
     ("a class claiming the builtins module", lambda card: _Builtin.same(card, LAST)),
     ("an inherited attribute", lambda card: _Derived.same(card, LAST)),
     ("an instance's inherited attribute", lambda card: _INSTANCE.same(card, LAST)),
@@ -125,6 +190,14 @@ CASES: list[tuple[str, Callable[[Any], bool]]] = [
     ("a module in a container searched by another code", _f6),
     ("a frame's globals", lambda card: _FRAME.f_globals["_IS"](card, LAST)),
     ("pickle.loads of a name in bytes", lambda card: pickle.loads(b"c_operator\nis_\n.")(card, LAST)),
+    ("a module's __getattr__", lambda card: _LAZY.same(card, LAST)),
+    ("a code object's constant", lambda card: _made_const()(card, LAST)),
+    ("a class pattern's attribute", _by_class_pattern),
+    ("the hash a library object keeps", _by_kept_hash),
+    ("type under another name, an atom made again", _by_reinit),
+    ("globals of another mapping kind", _ODD_GLOBALS),
+    ("builtins of another mapping kind", _ODD_BUILTINS),
+    ("the library's identity-keyed wrapper", _by_itself),
 ]
 
 
