@@ -729,14 +729,16 @@ def _search(
                 stack.append(owner)
         elif kind is functools.partial:
             stack.extend((value.func, *value.args, *value.keywords.values()))
-        elif isinstance(value, type):
+        elif issubclass(kind, type):
             # A class the spec made (a heap type; never by its ``__module__``, which a
-            # class may claim): its own attributes, its bases and its metaclass.
-            if value.__flags__ & _HEAP_TYPE and id(value) not in clean:
+            # class may claim): its own attributes, its whole MRO and its metaclass, read
+            # through type's own descriptors (a metaclass may shadow ``__flags__``,
+            # ``__dict__`` or ``__bases__``; no attribute lookup runs the spec's code here).
+            if _heap(value) and id(value) not in clean:
                 classes.append(value)
-                stack.extend(vars(value).values())
-                stack.extend(base for base in value.__bases__ if base.__flags__ & _HEAP_TYPE)
-                if kind.__flags__ & _HEAP_TYPE:  # type: ignore[operator]  # a metaclass
+                stack.extend(_TYPE_DICT.__get__(value).values())
+                stack.extend(base for base in _TYPE_MRO.__get__(value) if _heap(base))
+                if _heap(kind):
                     stack.append(kind)
         elif issubclass(kind, weakref.ReferenceType):
             stack.append(value())  # the collector does not see a weak reference's referent
@@ -756,6 +758,14 @@ def _search(
 
 _SCALARS = frozenset({int, str, bool, float, bytes, complex, type(None), range})
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or type()
+_TYPE_FLAGS = type.__dict__["__flags__"]
+_TYPE_DICT = type.__dict__["__dict__"]
+_TYPE_MRO = type.__dict__["__mro__"]
+
+
+def _heap(cls: type) -> bool:
+    """Whether ``cls`` is a class made by Python code (read past any metaclass)."""
+    return bool(_TYPE_FLAGS.__get__(cls) & _HEAP_TYPE)
 _CONTAINERS = frozenset({tuple, list, dict, set, frozenset})
 
 
@@ -854,7 +864,9 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
 
     # Code whose global names were looked at in this run (its locals are, at every call,
     # every return and every yield).
-    scanned: set[types.CodeType] = set()
+    # (Keyed by the code and the globals it runs with, both kept alive: two functions may
+    # share one code with other globals.)
+    scanned: dict[tuple[int, int], tuple[Any, Any]] = {}
 
     def call(frame: types.FrameType, event: str, arg: Any) -> Any:
         code = frame.f_code
@@ -879,9 +891,10 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
             prepare(code)  # here, untraced: an atom hashed in this code may be a lookup (drawdsl.lookups)
             if watch.scan_sets and watch.makes_sets is None:
                 watch.makes_sets = makes_sets(code) or _reaches_set_makers(
-                    frame, code not in scanned, watch.clean)
-            names_too = code not in scanned
-            scanned.add(code)
+                    frame, (id(code), id(frame.f_globals)) not in scanned, watch.clean)
+            key = (id(code), id(frame.f_globals))
+            names_too = key not in scanned
+            scanned[key] = (code, frame.f_globals)
             if _compares_identity(frame):
                 watch.use = ("the spec compares values with `is` (other than with None, True, False or "
                              "a type), or names what can tell a traced card from a card (type, callable, id, "

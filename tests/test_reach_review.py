@@ -120,7 +120,7 @@ _IS = operator.is_
 
 # A second round (G2-G8).
 _LAZY = types.ModuleType("lazy")
-_LAZY.__getattr__ = {"same": operator.is_}.get  # type: ignore[attr-defined]
+_LAZY.__getattr__ = {"same": operator.is_}.get  # type: ignore[attr-defined, method-assign]
 
 
 def _made_const() -> Any:
@@ -175,6 +175,48 @@ def _by_itself(card: Any) -> bool:
     return bool(_Itself(card) == _Itself(LAST))
 
 
+# A metaclass shadowing what the search reads of a class (G12).
+class _FlagsMeta(type):
+    __flags__ = 0
+
+
+class _Flags(metaclass=_FlagsMeta):
+    same = staticmethod(operator.is_)
+
+
+class _DictMeta(type):
+    __dict__ = property(lambda cls: {})  # type: ignore[assignment, misc]
+
+
+class _Dict(metaclass=_DictMeta):
+    same = staticmethod(operator.is_)
+
+
+class _BasesMeta(type):
+    __bases__ = ()
+
+
+class _Bases(_Base, metaclass=_BasesMeta):
+    pass
+
+
+# Two functions sharing one code with other globals (G13).
+def _harmless(a: Any, b: Any) -> bool:
+    return False
+
+
+_SOURCE = "def pick(card):\n    return same(card, LAST)\n"
+_HARMLESS_NS: dict[str, Any] = {"same": _harmless, "LAST": LAST}
+exec(_SOURCE, _HARMLESS_NS)
+_PICK = _HARMLESS_NS["pick"]
+_SAME_CODE = types.FunctionType(_PICK.__code__, {"same": operator.is_, "LAST": LAST})
+
+
+def _by_shared_code(card: Any) -> bool:
+    _PICK(card)
+    return bool(_SAME_CODE(card))
+
+
 CASES: list[tuple[str, Callable[[Any], bool]]] = [
     ("object.__eq__ under another name", lambda card: _OBJECT_EQ(card, LAST) is True),
     ("a bound special method of a card", lambda card: _LAST_EQ(card) is True),
@@ -198,6 +240,10 @@ CASES: list[tuple[str, Callable[[Any], bool]]] = [
     ("globals of another mapping kind", _ODD_GLOBALS),
     ("builtins of another mapping kind", _ODD_BUILTINS),
     ("the library's identity-keyed wrapper", _by_itself),
+    ("a metaclass shadowing __flags__", lambda card: _Flags.same(card, LAST)),
+    ("a metaclass shadowing __dict__", lambda card: _Dict.same(card, LAST)),
+    ("a metaclass shadowing __bases__", lambda card: _Bases.same(card, LAST)),
+    ("one code with other globals", _by_shared_code),
 ]
 
 
