@@ -81,7 +81,7 @@ from typing import Any, TypeVar
 
 from drawdsl.keys import strict_key
 from drawdsl.lookups import looks_up, makes_sets, prepare, set_maker
-from drawdsl.own_code import codes_of, frozen_codes, functions_named
+from drawdsl.own_code import codes_of, frozen_codes, functions_named, globals_of
 from drawdsl.probes import NAME_TYPES, Hidden, Seen, Token, Watch, _hidden, _Probe, show
 from drawdsl.reductions import CardIndex, head_support, normal, rename_spec
 from drawdsl.spec import _Done, _Draw, _Fail, _spec_or_raise
@@ -191,9 +191,13 @@ class _Own:
     """The library's code objects (their ids, see :mod:`drawdsl.own_code`): a frame is
     the library's when its code object is one of these, whatever its file name says."""
 
-    __slots__ = ("internal", "ours", "spec_files", "keys_made", "frozen")
+    __slots__ = ("internal", "ours", "spec_files", "keys_made", "frozen", "globals", "entries")
 
     def __init__(self) -> None:
+        #: Code id -> its module's globals: a frame is the library's with both.
+        self.globals = globals_of([os.path.basename(path) for path in _OURS])
+        #: The traced runs' own frames, where the evaluator keys a traced state.
+        self.entries = frozenset(id(f.__code__) for f in (Tracer._run, Tracer._raises, Tracer._traced))
         #: The code of the interpreter's frozen modules (abc's checks, run as its caches
         #: fill): by identity, since any code can be compiled under "<frozen ...>".
         self.frozen = frozen_codes()
@@ -204,6 +208,28 @@ class _Own:
 
 
 _OWN: list[_Own] = []
+
+
+def _library(frame: types.FrameType, ids: frozenset[int]) -> bool:
+    """Whether ``frame`` runs the library's code ``ids`` with the library's globals."""
+    code = id(frame.f_code)
+    return code in ids and _own().globals.get(code) is frame.f_globals
+
+
+def _evaluator_keys(frame: types.FrameType | None) -> bool:
+    """Whether ``frame`` (the caller of a keying function) and those above it are the
+    library's, up to a traced run's own frame: then the evaluator keys a traced state.
+    Not when the spec called in (``done(card).map(g)._hash``, ``strict_key((card,))``)."""
+    own = _OWN[0]
+    lib_globals, entries = own.globals, own.entries
+    while frame is not None:
+        code = id(frame.f_code)
+        if lib_globals.get(code) is not frame.f_globals:
+            return False  # the spec's frame (or the library's code with other globals)
+        if code in entries:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _own() -> _Own:
@@ -246,14 +272,13 @@ class Atom:
         # The same for every atom: the evaluator's own keys of a traced state do not
         # depend on which card an atom stands for (its card's hash would tell).
         caller = sys._getframe(1)
-        code = caller.f_code
-        own = _own()
-        if id(code) in own.keys_made:
-            outer = caller.f_back
-            if outer is None or id(outer.f_code) in own.ours:
+        own = _OWN[0]
+        code = id(caller.f_code)
+        if code in own.keys_made and own.globals.get(code) is caller.f_globals:
+            if _evaluator_keys(caller.f_back):
                 return _ATOM_HASH
-            # A key made at the spec's own call (``done(card)._keyed()``): the hash it
-            # stores could be read back (``._hash``), and it is not a card's.
+            # A key made at the spec's own call (``done(card).map(g)``, ``strict_key((card,))``):
+            # what the library keeps of it could be read back, and it is not a card's.
             _seen(self, "the spec makes the library's key of a card itself")
             return _ATOM_HASH
         if not _LOOKUPS:
@@ -270,8 +295,10 @@ class Atom:
         return watch.lookup_hash
 
     def __getattribute__(self, name: str) -> Any:
-        if name == "__class__" and id(sys._getframe(1).f_code) in _own().internal:
-            return Atom  # isinstance() in the evaluator's own keys
+        if name == "__class__":
+            caller = sys._getframe(1)
+            if _library(caller, _own().internal) and _evaluator_keys(caller.f_back):
+                return Atom  # isinstance() in the evaluator's own keys
         _seen(self, f"the spec reads .{name} of a card")
         raise AttributeError(name)
 
@@ -439,11 +466,13 @@ def _compares_identity(frame: types.FrameType) -> bool:
             ):
                 names = None  # a name that can tell an atom from a card, or such a method by name
                 break
-            if ins.opname == "IS_OP" and names is not None:
+            if ins.opname == "IS_OP" and names is not None and ins.is_jump_target:
+                names = None  # reached by a jump: the value compared may come from elsewhere
+            elif ins.opname == "IS_OP" and names is not None:
                 if previous is not None and previous.opname == "LOAD_CONST" \
                         and any(previous.argval is single for single in _SINGLETONS):
                     pass
-                elif previous is not None and previous.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+                elif previous is not None and previous.opname == "LOAD_GLOBAL":
                     names.append(previous.argval)
                 else:
                     names = None
@@ -454,8 +483,8 @@ def _compares_identity(frame: types.FrameType) -> bool:
         return True
     builtins = frame.f_builtins
     for name in compared:
-        value = frame.f_globals.get(name, builtins.get(name) if isinstance(builtins, dict) else None)
-        if not isinstance(value, type):
+        value = frame.f_globals.get(name, builtins.get(name) if type(builtins) is dict else None)
+        if not issubclass(type(value), type):  # (never isinstance: it reads __class__)
             return True
     return False
 
@@ -485,7 +514,7 @@ _REVEALING = frozenset({
     "f_globals", "f_builtins", "f_code", "f_trace", "tb_next", "gi_code", "cr_frame", "ag_frame",
     "__import__", "import_module", "register_adapter", "adapters",
     # the hash the library's objects keep (of a stand-in's key: not a card's)
-    "_hash",
+    "_hash", "MethodType", "_ctypes", "py_object",
 })
 # The C objects behind those names: a run whose code reaches one made beforehand (a global,
 # a module's attribute, an argument or a closure's variable) is refused like a run naming it.
@@ -639,6 +668,17 @@ _NEVER_HOOKED = frozenset({
 })
 
 
+def _ctypes_made(cls: type) -> bool:
+    """Whether ``cls`` is or derives from one of ctypes' C types (read past any metaclass)."""
+    for base in _TYPE_MRO.__get__(cls):
+        try:
+            if _TYPE_MODULE.__get__(base) == "_ctypes":
+                return True
+        except AttributeError:  # a class made without __module__
+            continue
+    return False
+
+
 def _hooked_why(value: Any) -> str | None:
     return "reaches C code that can tell a stand-in from a card" if _hooked(value) else None
 
@@ -714,6 +754,7 @@ def _search(
             stack.extend(value.co_consts)  # code.replace(co_consts=...) can hold any object
         elif kind is types.FunctionType:
             stack.append(value.__code__)
+            stack.extend(_FUNCTION_DICT.__get__(value).values())  # get.same = operator.is_
             if type(value.__globals__) is not dict:
                 stack.append(value.__globals__)  # a mapping of another kind: its class too
             stack.extend(cell.cell_contents for cell in (value.__closure__ or ()) if _filled(cell))
@@ -761,6 +802,8 @@ _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement or
 _TYPE_FLAGS = type.__dict__["__flags__"]
 _TYPE_DICT = type.__dict__["__dict__"]
 _TYPE_MRO = type.__dict__["__mro__"]
+_TYPE_MODULE = type.__dict__["__module__"]
+_FUNCTION_DICT = types.FunctionType.__dict__["__dict__"]
 
 
 def _heap(cls: type) -> bool:
@@ -786,6 +829,8 @@ def _hooked(value: Any, depth: int = 0) -> bool:
         return True
     if kind in _OPAQUE:
         return True  # a frame (the evaluator's locals), a weak proxy (its referent unseen)
+    if "_ctypes" in sys.modules and (_ctypes_made(kind) or (issubclass(kind, type) and _ctypes_made(value))):
+        return True  # ctypes data: a py_object's buffer is the object's address
     sqlite = sys.modules.get("_sqlite3")
     if sqlite is not None and (kind in (sqlite.Connection, sqlite.Cursor)
                                or value is sqlite.Connection or value is sqlite.Cursor):
@@ -821,6 +866,9 @@ _DENIED_C = frozenset(
         gc.is_tracked, *[vars(gc)[name] for name in ("is_finalized",) if name in vars(gc)],
         getattr, vars,  # an attribute by a name built at run time (sys, "_get" + "frame")
         type,  # under another name (T = type): a card's class, a stand-in's unlike it
+        types.MethodType,  # a method bound to a card compares the card by identity
+        # builtins whose names are refused, under other names (G = globals)
+        globals, locals, eval, exec, compile, __import__, callable, sys.getsizeof, breakpoint,
         # pickle's C functions: a pickler built inside (hooks from copyreg for a stand-in
         # only), an unpickler handing over any global by a name in its data
         _pickle.dumps, _pickle.dump, _pickle.loads, _pickle.load,
@@ -849,12 +897,17 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
 
     own = _own()
     internal, ours, spec_files, frozen = own.internal, own.ours, own.spec_files, own.frozen
+    lib_globals = own.globals
+
+    def library(frame: types.FrameType, ids: frozenset[int]) -> bool:
+        code = id(frame.f_code)
+        return code in ids and lib_globals.get(code) is frame.f_globals
 
     def local(frame: types.FrameType, event: str, arg: Any) -> Any:
-        if event == "exception" and watch.use is None and id(frame.f_code) not in internal \
+        if event == "exception" and watch.use is None and not library(frame, internal) \
                 and not issubclass(arg[0], _QUIET):
             watch.use = f"the spec raised {arg[0].__name__} on a traced card (caught or not)"
-        elif event == "return" and watch.use is None and id(frame.f_code) not in ours:
+        elif event == "return" and watch.use is None and not library(frame, ours):
             if _reaches_hooked(frame, False, watch.plain):
                 # made or fetched in the frame after it was called: the run proves nothing
                 watch.use = _HOOKED_USE
@@ -870,24 +923,33 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
 
     def call(frame: types.FrameType, event: str, arg: Any) -> Any:
         code = frame.f_code
-        if code.co_name in _DUNDERS and id(code) in spec_files and watch.use is None:
-            caller = frame.f_back
-            if caller is not None and id(caller.f_code) not in ours:
-                watch.use = "the spec compares or hashes the library's objects (specs, keys) holding cards"
-        if id(code) in internal:
+        cid = id(code)
+        # The library's code with the library's globals (FunctionType(code, other_globals)
+        # runs the library's code with the spec's names).
+        lib = lib_globals.get(cid) is frame.f_globals
+        if lib and cid in internal:
+            if code.co_name in _DUNDERS and cid in spec_files and watch.use is None:
+                caller = frame.f_back
+                if caller is not None and not library(caller, ours):
+                    watch.use = _LIBRARY_USE
             return None  # the evaluator's own frames: their errors are not the spec's (see local)
+        if code.co_name in _DUNDERS and cid in spec_files and watch.use is None:
+            caller = frame.f_back
+            if caller is not None and not library(caller, ours):
+                watch.use = _LIBRARY_USE
         if watch.use is None and (type(frame.f_globals) is not dict or type(frame.f_builtins) is not dict):
             watch.use = "the spec runs code whose globals or builtins are not a dict"
         frame.f_trace_lines = False
-        if watch.recording and id(code) not in ours and code.co_name not in _KEYING \
-                and id(code) not in frozen:  # abc's checks, as caches fill
+        mine = lib and cid in ours
+        if watch.recording and not mine and code.co_name not in _KEYING \
+                and cid not in frozen:  # abc's checks, as caches fill
             caller = frame.f_back
-            if caller is not None and id(caller.f_code) not in ours \
+            if caller is not None and not library(caller, ours) \
                     and id(caller.f_code) not in frozen:
                 watch.chain[code, caller.f_code, caller.f_lasti] += 1
             else:
                 watch.calls.add(code)  # called by the evaluator: as often as its replays need
-        if watch.use is None and id(code) not in ours:
+        if watch.use is None and not mine:
             prepare(code)  # here, untraced: an atom hashed in this code may be a lookup (drawdsl.lookups)
             if watch.scan_sets and watch.makes_sets is None:
                 watch.makes_sets = makes_sets(code) or _reaches_set_makers(
@@ -907,6 +969,7 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
     return call
 
 
+_LIBRARY_USE = "the spec compares or hashes the library's objects (specs, keys) holding cards"
 _HOOKED_USE = ("the spec reaches C code that can tell a traced card from a card without calling it "
                "(id, operator.is_, gc's, a C encoder or pickler: json's, pickle's, sqlite3.adapt)")
 

@@ -82,15 +82,15 @@ def strict_key(value: Any) -> Any:
         if value.is_nan():
             return (Decimal, _Itself(value))
         return (Decimal, value.as_tuple())
-    if isinstance(value, tuple) and hasattr(value, "_fields"):
+    if issubclass(t, tuple) and hasattr(value, "_fields"):
         # A named tuple: its fields, strictly (``Point(1, 2) == Point(True, 2)`` in Python),
         # read past a probe card's watch (a key is not a use).
         return (t, tuple([
             (type(item), item) if type(item) in _PLAIN else strict_key(item)
             for item in tuple.__iter__(value)
         ]))
-    hash(value)  # unhashable values raise here, as they would as plain keys
-    return (t, value)
+    hash(value)  # unhashable values raise here, as they would as plain keys (and an atom
+    return (t, value)  # of a traced run checks who keys it: drawdsl.atoms)
 
 
 def outcome_key(value: Any) -> Any:

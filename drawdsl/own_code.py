@@ -28,7 +28,7 @@ import types
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["codes_of", "frozen_codes", "functions_named"]
+__all__ = ["codes_of", "frozen_codes", "functions_named", "globals_of"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -97,6 +97,22 @@ def codes_of(filenames: Iterable[str]) -> frozenset[int]:
     for name in filenames:
         ids.update(id(code) for code in _walk(_module(name)))
     return frozenset(ids)
+
+
+def globals_of(filenames: Iterable[str]) -> dict[int, dict[str, Any]]:
+    """Code id -> the globals it runs with (its module's), for the library's modules
+    ``filenames``: a frame is the library's only with both (``types.FunctionType(code,
+    other_globals)`` runs the library's code with the spec's names).
+
+    >>> import drawdsl.keys
+    >>> globals_of(["keys.py"])[id(drawdsl.keys.strict_key.__code__)] is vars(drawdsl.keys)
+    True
+    """
+    found: dict[int, dict[str, Any]] = {}
+    for name in filenames:
+        module = _module(name)
+        found.update((id(code), vars(module)) for code in _walk(module))
+    return found
 
 
 def functions_named(pairs: Iterable[tuple[str, str]]) -> frozenset[int]:

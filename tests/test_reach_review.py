@@ -217,6 +217,59 @@ def _by_shared_code(card: Any) -> bool:
     return bool(_SAME_CODE(card))
 
 
+# A function's own attributes (G16), a type-named global shadowed in a class body (G17),
+# a refused builtin under another name (G18).
+def _holder() -> None:
+    pass
+
+
+_holder.same = operator.is_  # type: ignore[attr-defined]
+X = str
+_G = globals
+
+
+def _by_class_body(card: Any) -> bool:
+    class Shadow:
+        X = LAST
+        found = card is X
+
+    return Shadow.found
+
+
+# A bound method compares its self by identity (G9), an `is` reached by a jump (G10),
+# ctypes' address of an object (G11), the public strict_key of a tuple (G14), the
+# library's code run with the spec's globals (G15).
+def _plain() -> None:
+    pass
+
+
+_METHOD = types.MethodType
+_LAST_METHOD = types.MethodType(_plain, LAST)
+ON = 1
+
+
+def _by_ctypes(card: Any) -> bool:
+    import ctypes as c
+
+    return bytes(c.py_object(card)) == bytes(c.py_object(LAST))
+
+
+def _by_strict_key(card: Any) -> bool:
+    from drawdsl.keys import strict_key as key
+
+    return bool(key((card,)) == key((LAST,)))
+
+
+def _by_library_code(card: Any) -> bool:
+    import functools
+
+    from drawdsl.keys import outcome_key
+
+    rebuilt = types.FunctionType(outcome_key.__code__, {
+        "type": lambda value: 0, "int": 1, "str": 2, "strict_key": functools.partial(operator.is_, LAST)})
+    return bool(rebuilt(card))
+
+
 CASES: list[tuple[str, Callable[[Any], bool]]] = [
     ("object.__eq__ under another name", lambda card: _OBJECT_EQ(card, LAST) is True),
     ("a bound special method of a card", lambda card: _LAST_EQ(card) is True),
@@ -244,6 +297,14 @@ CASES: list[tuple[str, Callable[[Any], bool]]] = [
     ("a metaclass shadowing __dict__", lambda card: _Dict.same(card, LAST)),
     ("a metaclass shadowing __bases__", lambda card: _Bases.same(card, LAST)),
     ("one code with other globals", _by_shared_code),
+    ("a function's attribute", lambda card: _holder.same(card, LAST)),  # type: ignore[attr-defined]
+    ("a type-named global shadowed in a class body", _by_class_body),
+    ("globals under another name", lambda card: _G()["_IS"](card, LAST)),
+    ("methods bound to cards compared", lambda card: _METHOD(_plain, card) == _LAST_METHOD),
+    ("an is reached by a jump", lambda card: card is (LAST if ON else None)),
+    ("ctypes' address of a card", _by_ctypes),
+    ("strict_key of a tuple holding a card", _by_strict_key),
+    ("the library's code with the spec's globals", _by_library_code),
 ]
 
 
