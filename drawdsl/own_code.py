@@ -40,7 +40,7 @@ def _module(filename: str) -> types.ModuleType:
 def _walk(module: types.ModuleType, frozen: bool = False) -> set[types.CodeType]:
     """Every code object reachable from ``module``'s names whose file is the module's
     (a frozen module's: named ``"<frozen ...>"``)."""
-    path = os.path.join(_HERE, os.path.basename(module.__file__ or ""))
+    path = os.path.join(_HERE, os.path.basename(getattr(module, "__file__", None) or ""))
     found: set[types.CodeType] = set()
     seen: set[int] = set()
 
