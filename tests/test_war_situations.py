@@ -400,3 +400,16 @@ def test_cli_find_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str])
     assert code == 2
     err = capsys.readouterr().err
     assert err.startswith("drawdsl") and "Traceback" not in err
+
+
+def test_a_war_that_may_end_the_game_now_is_not_a_later_moment() -> None:
+    # Found by the hypothesis test above on a random run: hands (3, 3, 2, 2) each tie four
+    # times and the game ends in the war at turn 4, so battle 1's war is at turn 4, not
+    # after turn 4; the draw program said True for "turn 4 tie, then battle 1 has a war".
+    s = Then(Turn(4, "tie"), War(1, 1))
+    rules = Rules(face_down=0, deuce_beats_ace="never", gather="winner_first", max_battles=None)
+    spec = situation_spec(s, rules, ranks=2, suits=4)
+    for deal in DEALS[(2, 4)]:
+        truth = holds(s, history(*deal_hands(deal), rules, top=3, battles=4))
+        verdict = play(spec, deal)
+        assert verdict is None or verdict is truth, (deal, verdict, truth)

@@ -645,8 +645,10 @@ class _Step:
             if len(battles) >= self.reach[0] and turn_count >= self.reach[1]:
                 return done(bool(_moments(self.situation, self.record(battles, current, None))))
             if self.half - used < self.face_down + 1:
-                # the war may reach cards won earlier, or be short and end the game
-                return self.decide(battles, current, len(current) - 1, done(None))
+                # The war may reach cards won earlier, or be short and end the game now:
+                # so this battle's end is not sure to come at a later turn (fought=0: a war
+                # of the battle under way is not counted as a later moment).
+                return self.decide(battles, current, 0, done(None))
             nxt = (battles, current, used + self.face_down, None)
             go = draw_any(2 * self.face_down).then(loop(nxt, self)) if self.face_down else nxt
             return self.decide(battles, current, len(current), go)
