@@ -40,6 +40,7 @@ from collections.abc import Generator
 from typing import Any
 
 from drawdsl.keys import strict_key
+from drawdsl.order_blind import blind_dicts, unordered
 from drawdsl.probes import NAME_TYPES, Hidden, serial
 
 __all__ = ["FRAME_KEYS", "frame_key"]
@@ -166,11 +167,11 @@ def frame_key(gen: Any) -> Any:
     code = frame.f_code
     lasti = frame.f_lasti
     dead = _DEAD_CACHE.get((code, lasti))
+    cells = code.co_cellvars
     if dead is None:
         # With cells of its own (locals a closure inside reads), which slot holds which
         # local is not known for sure: keep them all.  The cells of the variables it reads
         # from outside (a generator defined in a function) come after its locals' slots.
-        cells = code.co_cellvars
         dead = _DEAD_CACHE[code, lasti] = frozenset() if cells else _dead_after(code, lasti)
     local_values = frame.f_locals
     exclude = {id(frame), id(local_values), id(code), id(gen.gi_code)}
@@ -195,10 +196,16 @@ def frame_key(gen: Any) -> Any:
         slots.append(ref)
     memo: dict[int, int] = {}
     keep: list[Any] = []
-    frozen = []
+    frozen: list[Any] = []
+    blind = blind_dicts(code).names if not cells else frozenset()
     for i, value in enumerate(slots):
-        if i < len(bound) and bound[i] in dead:
+        name = bound[i] if i < len(bound) else None
+        if name in dead:
             frozen.append("dead")
+        elif name in blind and unordered(frame, blind_dicts(code), value):
+            # A dict whose order the code never reads (drawdsl.order_blind): its items.
+            frozen.append(("unordered", type(value), frozenset([
+                ((type(k), k), (type(v), v)) for k, v in value.items()])))
         else:
             frozen.append(_freeze(value, memo, keep))
     return (_Same(code), lasti, bound, tuple(frozen))

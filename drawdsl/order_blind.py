@@ -1,0 +1,362 @@
+"""Dicts whose order a generator never looks at: what lets ``counts`` hands merge.
+
+A ``@generate`` spec that counts ranks in a dict reaches ``{2: 1, 5: 1}`` after
+drawing a 2 then a 5, and ``{5: 1, 2: 1}`` after a 5 then a 2.  The two dicts are
+equal, but Python keeps their insertion order, and a spec *could* read it
+(``list(counts)[0]``, ``for rank in counts``, ``counts.popitem()``), so the frame key
+(:mod:`drawdsl.frames`) keys a dict in its order, and the two paths stay apart: a
+5-card hand keeps about 12 times more states than it needs.
+
+:func:`blind_dicts` reads a generator's bytecode and returns the locals whose dict
+order the code can never observe.  A local qualifies when
+
+* every value stored in it is a fresh dict: ``{...}``, ``dict()``, ``Counter()`` or
+  ``defaultdict(int)`` (so nothing else holds it: not a parameter, not a cell);
+* every use of it is one of ``d[k]``, ``d[k] = v``, ``d[k] += v``, ``del d[k]``,
+  ``k in d``, ``d == e``, ``d.get(...)``, ``d.setdefault(...)``, ``d.pop(k...)``, and
+  ``len``, ``sorted``, ``max``, ``min``, ``sum``, ``any`` or ``all`` applied at once
+  to ``d``, ``d.keys()`` or ``d.values()`` (only ``len`` and ``sorted`` to ``d.items()``),
+  followed on one straight run of instructions (no jump in between), the dict
+  never stored, passed, iterated, returned or yielded;
+* the code names nothing that reads frames (``locals``, ``vars``, ``sys._getframe``,
+  ``gi_frame``, ``gc.get_referrers``...).
+
+:func:`unordered` then decides at each suspension, from the dict's contents: all keys
+of one exact type among ``int``, ``str``, ``bytes`` (or a shown card field), all values
+of one such type (or ``bool``), and the names the code calls still the builtins (a
+module that rebinds ``sorted`` loses the reduction).  With one exact type of integers
+or strings, equal means the same value, so ``sorted``, ``max``, ``min`` and ``sum`` give
+the same result in any order, and the frame key may key the dict by its items alone.
+
+The proof covers the generator's own code: a helper function that reaches into the
+generator's frame from outside (``sys._getframe(1)`` in a called function) is outside
+it, as it is outside the purity contract specs already follow.
+
+>>> def hand():
+...     counts = {}
+...     for _ in range(5):
+...         card = yield
+...         counts[card] = counts.get(card, 0) + 1
+...     return sorted(counts.values())
+>>> sorted(blind_dicts(hand.__code__).names)
+['counts']
+>>> def peeks():
+...     counts = {}
+...     card = yield
+...     counts[card] = 1
+...     return list(counts)[0]
+>>> blind_dicts(peeks.__code__).names
+frozenset()
+"""
+
+from __future__ import annotations
+
+import builtins
+import collections
+import dis
+import types
+from dataclasses import dataclass
+from typing import Any
+
+from drawdsl.probes import NAME_TYPES
+
+__all__ = ["Blind", "blind_dicts", "unordered"]
+
+#: The callables a blind dict may be handed to, with what they may be handed.
+_READERS: dict[str, frozenset[str]] = {
+    "len": frozenset({"dict", "keys", "values", "items"}),
+    "sorted": frozenset({"dict", "keys", "values", "items"}),
+    **{name: frozenset({"dict", "keys", "values"}) for name in ("max", "min", "sum", "any", "all")},
+}
+#: The methods a blind dict may be asked for.
+_METHODS = frozenset({"get", "setdefault", "pop", "keys", "values", "items"})
+_VIEWS = frozenset({"keys", "values", "items"})
+#: Fresh dicts: the global called (with no argument, or ``int`` for a defaultdict).
+_MAKERS: dict[str, Any] = {
+    "dict": dict, "Counter": collections.Counter, "defaultdict": collections.defaultdict,
+}
+#: Names of things that read frames or find objects by reference.
+_FRAME_READERS = frozenset({
+    "locals", "vars", "eval", "exec", "_getframe", "currentframe", "f_locals", "f_back", "gi_frame",
+    "tb_frame", "get_referrers", "get_referents", "get_objects", "stack", "getframeinfo", "getouterframes",
+    "trace", "settrace", "setprofile", "gi_yieldfrom",
+})
+_QUIET = frozenset({"CACHE", "NOP", "EXTENDED_ARG", "PRECALL", "RESUME"})
+_JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
+_BUILTINS = {name: getattr(builtins, name) for name in (*_READERS, "int", "dict")}
+
+_KEY_TYPES = frozenset({int, str, bytes, *NAME_TYPES})
+_VALUE_TYPES = _KEY_TYPES | {bool}
+
+
+@dataclass(frozen=True)
+class Blind:
+    """The locals of one code object whose dict order is never observed.
+
+    ``names``: those locals; ``builtins``: the builtin names the proof relies on;
+    ``makers``: the global names (``Counter``, ``defaultdict``) it relies on.
+    """
+
+    names: frozenset[str]
+    builtins: frozenset[str] = frozenset()
+    makers: frozenset[str] = frozenset()
+
+
+_NONE = Blind(frozenset())
+_CACHE: dict[types.CodeType, Blind] = {}
+
+
+def blind_dicts(code: types.CodeType) -> Blind:
+    """The locals of ``code`` holding dicts whose order the code never observes."""
+    found = _CACHE.get(code)
+    if found is None:
+        found = _CACHE[code] = _prove(code)
+    return found
+
+
+def _prove(code: types.CodeType) -> Blind:
+    if code.co_cellvars or code.co_freevars or _FRAME_READERS & set(code.co_names):
+        return _NONE
+    n_args = code.co_argcount + code.co_kwonlyargcount
+    n_args += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)  # *args, **kwargs
+    params = set(code.co_varnames[:n_args])
+    instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+    stored = {ins.argval for ins in instructions if ins.opname == "STORE_FAST"}
+    names: set[str] = set()
+    used_builtins: set[str] = set()
+    used_makers: set[str] = set()
+    for name in stored - params:
+        proof = _local(instructions, name, code.co_consts)
+        if proof is not None:
+            names.add(name)
+            used_builtins |= proof[0]
+            used_makers |= proof[1]
+    if not names:
+        return _NONE
+    return Blind(frozenset(names), frozenset(used_builtins), frozenset(used_makers))
+
+
+def _local(
+    instructions: list[dis.Instruction], name: str, consts: tuple[Any, ...],
+) -> tuple[set[str], set[str]] | None:
+    """The builtins and makers the proof for local ``name`` relies on, or None."""
+    used: set[str] = set()
+    makers: set[str] = set()
+    for i, ins in enumerate(instructions):
+        if ins.argval != name:
+            continue
+        if ins.opname == "STORE_FAST":
+            maker = _fresh(instructions, i)
+            if maker is None:
+                return None
+            makers |= maker
+        elif ins.opname == "LOAD_FAST":
+            reads = _window(instructions, i, name, consts)
+            if reads is None:
+                return None
+            used |= reads
+        elif ins.opname != "DELETE_FAST":
+            return None  # LOAD_FAST_CHECK, LOAD_CLOSURE...: not a plain use
+    return used, makers
+
+
+def _fresh(instructions: list[dis.Instruction], i: int) -> set[str] | None:
+    """The globals ``instructions[i]`` (a store) relies on to store a fresh dict, or None."""
+    if instructions[i].is_jump_target:
+        return None
+    before = [ins for ins in instructions[max(0, i - 5):i] if ins.opname not in _QUIET]
+    if before and before[-1].opname == "BUILD_MAP":
+        return set()
+    if len(before) >= 2 and before[-1].opname == "CALL" and before[-1].arg == 0:
+        call = before[-2]
+        if call.opname == "LOAD_GLOBAL" and _null(call) and call.argval in ("dict", "Counter"):
+            return {call.argval}
+    if len(before) >= 3 and before[-1].opname == "CALL" and before[-1].arg == 1:
+        call, arg = before[-3], before[-2]
+        if (call.opname == "LOAD_GLOBAL" and _null(call) and call.argval == "defaultdict"
+                and arg.opname == "LOAD_GLOBAL" and not _null(arg) and arg.argval == "int"):
+            return {"defaultdict", "int"}
+    return None
+
+
+def _null(ins: dis.Instruction) -> bool:
+    """Whether a ``LOAD_GLOBAL`` also pushes the NULL of a call."""
+    return bool((ins.arg or 0) & 1)
+
+
+_D = "dict"  # the tag of the dict itself on the modelled stack
+_CONTAINERS = (_D, ("view", "keys"), ("view", "values"))  # what `x in ...` may search
+
+
+def _window(
+    instructions: list[dis.Instruction], i: int, name: str, consts: tuple[Any, ...],
+) -> set[str] | None:
+    """Follow the dict loaded at ``instructions[i]`` until no trace of it is on the stack.
+
+    The builtins it is handed to, or None when it may be observed in order.
+    """
+    stack: list[Any] = [_D]
+    before = instructions[i - 1] if i else None
+    if (not instructions[i].is_jump_target and before is not None and before.opname == "LOAD_GLOBAL"
+            and _null(before) and before.argval in _READERS):
+        stack = ["null", ("builtin", before.argval), _D]
+    used: set[str] = set()
+    kw_names: Any = None
+
+    def pad(n: int) -> None:
+        while len(stack) < n:
+            stack.insert(0, "?")
+
+    def pop(n: int) -> list[Any]:
+        pad(n)
+        taken = stack[len(stack) - n:]
+        del stack[len(stack) - n:]
+        return taken
+
+    def ours(tag: Any) -> bool:
+        return tag == _D or (isinstance(tag, tuple) and tag[0] in ("method", "view"))
+
+    for ins in instructions[i + 1:]:
+        if not any(ours(tag) for tag in stack):
+            return used
+        op, arg = ins.opname, ins.arg or 0
+        if ins.is_jump_target or ins.opcode in _JUMPS:
+            return None
+        if op in _QUIET:
+            continue
+        if op == "KW_NAMES":
+            kw_names = consts[arg]  # (dis shows no value for it on 3.11)
+        elif op == "LOAD_FAST":
+            stack.append(_D if ins.argval == name else "?")
+        elif op in ("LOAD_CONST", "LOAD_DEREF", "LOAD_NAME"):
+            stack.append("?")
+        elif op == "LOAD_GLOBAL":
+            stack.extend(["?"] * (1 + _null(ins)))
+        elif op == "LOAD_ATTR":
+            if ours(pop(1)[0]):
+                return None
+            stack.append("?")
+        elif op == "LOAD_METHOD":
+            owner = pop(1)[0]
+            if owner == _D:
+                if ins.argval not in _METHODS:
+                    return None
+                stack.extend([("method", ins.argval)] * 2)
+            elif ours(owner):
+                return None
+            else:
+                stack.extend(["?", "?"])
+        elif op == "COMPARE_OP":
+            pair = pop(2)
+            if any(ours(t) for t in pair) and not (ins.argval in ("==", "!=") and _D in pair
+                                                  and all(t in (_D, "?") for t in pair)):
+                return None
+            stack.append("?")
+        elif op in ("BINARY_OP", "IS_OP"):
+            if any(ours(t) for t in pop(2)):
+                return None
+            stack.append("?")
+        elif op in ("UNARY_NOT", "UNARY_NEGATIVE", "UNARY_POSITIVE", "UNARY_INVERT"):
+            if ours(pop(1)[0]):
+                return None
+            stack.append("?")
+        elif op == "BINARY_SUBSCR":
+            container, key = pop(2)
+            if ours(key) or (ours(container) and container != _D):
+                return None
+            stack.append("?")
+        elif op == "STORE_SUBSCR":
+            value, container, key = pop(3)
+            if ours(key) or ours(value) or (ours(container) and container != _D):
+                return None
+        elif op == "DELETE_SUBSCR":
+            container, key = pop(2)
+            if ours(key) or (ours(container) and container != _D):
+                return None
+        elif op == "CONTAINS_OP":
+            item, container = pop(2)
+            if ours(item) or (ours(container) and container not in _CONTAINERS):
+                return None
+            stack.append("?")
+        elif op == "COPY":
+            pad(arg)
+            stack.append(stack[-arg])
+        elif op == "SWAP":
+            pad(arg)
+            stack[-1], stack[-arg] = stack[-arg], stack[-1]
+        elif op in ("BUILD_TUPLE", "BUILD_LIST", "BUILD_SET"):
+            if any(ours(t) for t in pop(arg)):
+                return None
+            stack.append("?")
+        elif op in ("BUILD_MAP", "BUILD_CONST_KEY_MAP"):
+            if any(ours(t) for t in pop(2 * arg if op == "BUILD_MAP" else arg + 1)):
+                return None
+            stack.append("?")
+        elif op == "CALL":
+            args = pop(arg)
+            null, func = pop(2)
+            given, kw_names = kw_names, None
+            keywords = len(given) if given else 0
+            if isinstance(func, tuple) and func[0] == "method":
+                if any(ours(t) for t in args):
+                    return None
+                stack.append(("view", func[1]) if func[1] in _VIEWS else "?")
+            elif isinstance(func, tuple) and func[0] == "builtin" and null == "null":
+                reader = func[1]
+                positional, named = args[:len(args) - keywords], args[len(args) - keywords:]
+                if any(ours(t) for t in named) or len(positional) != 1:
+                    return None
+                if keywords and not (reader == "sorted" and given == ("reverse",)):
+                    return None
+                given_arg = positional[0]
+                kind = "dict" if given_arg == _D else given_arg[1] if isinstance(given_arg, tuple) \
+                    and given_arg[0] == "view" else None
+                if kind is None or kind not in _READERS[reader]:
+                    return None
+                used.add(reader)
+                stack.append("?")
+            else:
+                if any(ours(t) for t in args) or ours(func) or ours(null):
+                    return None
+                stack.append("?")
+        elif op == "POP_TOP":
+            pop(1)
+        else:
+            return None
+    return None
+
+
+def unordered(frame: types.FrameType, blind: Blind, value: Any) -> bool:
+    """Whether the blind local's ``value`` in ``frame`` may be keyed by its items alone."""
+    t = type(value)
+    if t is collections.defaultdict:
+        if value.default_factory is not int or "defaultdict" not in blind.makers:
+            return False
+    elif t is collections.Counter:
+        if "Counter" not in blind.makers:
+            return False
+    elif t is not dict:
+        return False
+    if value:
+        key_types = {type(k) for k in value}
+        value_types = {type(v) for v in value.values()}
+        if (len(key_types) != 1 or len(value_types) != 1 or not key_types <= _KEY_TYPES
+                or not value_types <= _VALUE_TYPES):
+            return False
+    return _unchanged(frame, blind)
+
+
+_MISSING = object()
+
+
+def _unchanged(frame: types.FrameType, blind: Blind) -> bool:
+    """Whether the names the proof relies on still mean what they meant to the proof."""
+    module, builtin = frame.f_globals, frame.f_builtins
+    for name in blind.builtins:
+        if module.get(name, _MISSING) is not _MISSING or builtin.get(name) is not _BUILTINS[name]:
+            return False
+    for name in blind.makers:
+        expected = _MAKERS.get(name, _BUILTINS.get(name))
+        if module.get(name, builtin.get(name)) is not expected:
+            return False
+    return True
