@@ -71,6 +71,7 @@ import collections
 import dis
 import functools
 import gc
+import marshal
 import operator
 import os
 import sys
@@ -169,7 +170,9 @@ _OTHERS = frozenset({*_KEY_TYPES, tuple, frozenset})
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _INTERNAL = frozenset(
     os.path.join(_HERE, name)
-    for name in ("keys.py", "spec.py", "frames.py", "reductions.py", "atoms.py", "lookups.py")
+    for name in (
+        "keys.py", "spec.py", "frames.py", "order_blind.py", "reductions.py", "atoms.py", "lookups.py",
+    )
 )
 
 
@@ -515,6 +518,8 @@ _REVEALING = frozenset({
     "__import__", "import_module", "register_adapter", "adapters",
     # the hash the library's objects keep (of a stand-in's key: not a card's)
     "_hash", "MethodType", "_ctypes", "py_object",
+    # code objects made at run time: they compare their constants by identity, in C
+    "__code__", "CodeType", "co_consts", "marshal", "cr_code", "ag_code",
 })
 # The C objects behind those names: a run whose code reaches one made beforehand (a global,
 # a module's attribute, an argument or a closure's variable) is refused like a run naming it.
@@ -702,7 +707,8 @@ _SET_SEARCH = 5_000
 #: How many objects the search for C code that tells a stand-in from a card looks through
 #: in one search (each object once per evaluation, so a large table costs once).
 _HOOK_SEARCH = 100_000
-_NO_LOOK = (Atom, Hidden)
+_NO_LOOK = (Atom,)
+_HIDDEN_VALUE = vars(Hidden)["_value"].__get__
 
 
 def _search(
@@ -738,6 +744,12 @@ def _search(
             stack.extend(_module_reach(value, attributes))
             continue
         if issubclass(kind, _NO_LOOK):
+            continue
+        if kind is Hidden:
+            # A placeholder past its signals hands every use to the value it holds: the
+            # library's hold a card's field, one the spec made may hold anything.
+            seen[id(value)] = value
+            stack.append(_HIDDEN_VALUE(value))
             continue
         seen[id(value)] = value
         if len(seen) > budget:
@@ -829,6 +841,8 @@ def _hooked(value: Any, depth: int = 0) -> bool:
         return True
     if kind in _OPAQUE:
         return True  # a frame (the evaluator's locals), a weak proxy (its referent unseen)
+    if value is types.CodeType:
+        return True  # the class of code objects: a code made with a card as a constant
     if "_ctypes" in sys.modules and (_ctypes_made(kind) or (issubclass(kind, type) and _ctypes_made(value))):
         return True  # ctypes data: a py_object's buffer is the object's address
     sqlite = sys.modules.get("_sqlite3")
@@ -839,6 +853,8 @@ def _hooked(value: Any, depth: int = 0) -> bool:
         if sqlite is not None and (value is getattr(sqlite, "adapt", None) or value is sqlite.connect):
             return True
         owner = value.__self__
+        if type(owner) is types.CodeType:
+            return True  # code.replace(co_consts=(card,)): compared by the constants' identity
         return issubclass(type(owner), _HOOKED) or (sqlite is not None and type(owner) in (
             sqlite.Connection, sqlite.Cursor))
     if depth >= 3:
@@ -853,7 +869,7 @@ def _hooked(value: Any, depth: int = 0) -> bool:
 
 # Kinds of value that reach nothing: a frame whose values are all of these reaches no C
 # code (the usual case, at C speed).
-_FLAT = frozenset({int, str, bool, float, bytes, type(None), complex, range, Hidden, Atom})
+_FLAT = frozenset({int, str, bool, float, bytes, type(None), complex, range, Atom})
 
 
 # C functions that tell objects apart without calling them, or run code this trace cannot
@@ -872,6 +888,7 @@ _DENIED_C = frozenset(
         # pickle's C functions: a pickler built inside (hooks from copyreg for a stand-in
         # only), an unpickler handing over any global by a name in its data
         _pickle.dumps, _pickle.dump, _pickle.loads, _pickle.load,
+        marshal.loads, marshal.load,  # code objects from bytes (compared by their constants' identity)
         _thread.start_new_thread,
         *[vars(_thread)[name] for name in ("start_joinable_thread",) if name in vars(_thread)],
         *([os.fork] if hasattr(os, "fork") else []),

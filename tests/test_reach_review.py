@@ -270,6 +270,44 @@ def _by_library_code(card: Any) -> bool:
     return bool(rebuilt(card))
 
 
+# The two findings left open in the fourth session (G9b, G20).
+def _plain_function() -> None:
+    return None
+
+
+_CODE = _plain_function.__code__
+
+
+def _by_made_code(card: Any) -> bool:
+    # Code objects compare their constants by identity, in C.
+    return bool(_CODE.replace(co_consts=(card,)) == _CODE.replace(co_consts=(LAST,)))
+
+
+def _by_marshalled_code(card: Any) -> bool:
+    import marshal
+
+    made = marshal.loads(marshal.dumps(_CODE))
+    return bool(made.replace(co_consts=(card,)) == made.replace(co_consts=(LAST,)))
+
+
+_REPLACE = _CODE.replace
+
+
+def _by_held_replace(card: Any) -> bool:
+    return bool(_REPLACE(co_consts=(card,)) == _REPLACE(co_consts=(LAST,)))
+
+
+def _own_placeholder() -> Any:
+    from drawdsl.probes import Hidden, Watch
+
+    watch = Watch()
+    watch.signals = 10**9  # past the signals: every use goes to the value held
+    return Hidden("f", watch, operator.is_)
+
+
+_PLACEHOLDER = _own_placeholder()
+
+
 CASES: list[tuple[str, Callable[[Any], bool]]] = [
     ("object.__eq__ under another name", lambda card: _OBJECT_EQ(card, LAST) is True),
     ("a bound special method of a card", lambda card: _LAST_EQ(card) is True),
@@ -305,6 +343,10 @@ CASES: list[tuple[str, Callable[[Any], bool]]] = [
     ("ctypes' address of a card", _by_ctypes),
     ("strict_key of a tuple holding a card", _by_strict_key),
     ("the library's code with the spec's globals", _by_library_code),
+    ("code objects made with a card as a constant", _by_made_code),
+    ("code objects made from marshal's bytes", _by_marshalled_code),
+    ("a code object's replace held beforehand", _by_held_replace),
+    ("a probe placeholder of the spec's own", lambda card: _PLACEHOLDER(card, LAST)),
 ]
 
 
