@@ -13,24 +13,31 @@ order the code can never observe.  A local qualifies when
 * every value stored in it is a fresh dict: ``{...}``, ``dict()``, ``Counter()`` or
   ``defaultdict(int)`` (so nothing else holds it: not a parameter, not a cell);
 * every use of it is one of ``d[k]``, ``d[k] = v``, ``d[k] += v``, ``del d[k]``,
-  ``k in d``, ``d == e``, ``d.get(...)``, ``d.setdefault(...)``, ``d.pop(k...)``, and
-  ``len``, ``sorted``, ``max``, ``min``, ``sum``, ``any`` or ``all`` applied at once
-  to ``d``, ``d.keys()`` or ``d.values()`` (only ``len`` and ``sorted`` to ``d.items()``),
-  followed on one straight run of instructions (no jump in between), the dict
-  never stored, passed, iterated, returned or yielded;
-* the code names nothing that reads frames (``locals``, ``vars``, ``sys._getframe``,
-  ``gi_frame``, ``gc.get_referrers``...).
+  ``k in d``, ``d.get(...)``, ``d.setdefault(...)``, ``d.pop(k...)``, and ``len``,
+  ``sorted``, ``max``, ``min``, ``sum``, ``any`` or ``all`` applied at once to ``d``,
+  ``d.keys()`` or ``d.values()`` (only ``len`` and ``sorted`` to ``d.items()``), on one
+  straight run of instructions (no jump in between); the dict is never compared
+  (``d == e`` hands it to e's ``__eq__``), stored, passed, iterated, searched by value
+  (``x in d.values()``), returned or yielded;
+* the code rebinds no module name (``global``) and names nothing that reads frames
+  (``locals``, ``vars``, ``sys._getframe``, ``gi_frame``, ``gc.get_referrers``...).
 
-:func:`unordered` then decides at each suspension, from the dict's contents: all keys
-of one exact type among ``int``, ``str``, ``bytes`` (or a shown card field), all values
-of one such type (or ``bool``), and the names the code calls still the builtins (a
-module that rebinds ``sorted`` loses the reduction).  With one exact type of integers
-or strings, equal means the same value, so ``sorted``, ``max``, ``min`` and ``sum`` give
-the same result in any order, and the frame key may key the dict by its items alone.
+:func:`unordered` then decides at each suspension, from the dict's contents and the
+module: all keys of one exact type among ``int``, ``str``, ``bytes`` (or a shown card
+field) with no two of one hash (a lookup by an object equal to both would find the
+first inserted), all values of one such type (or ``bool``), the names the code calls
+still the builtins (a module that rebinds ``sorted`` loses the reduction), and no
+global name the code loads holding a frame reader (``peek = locals``).  With one exact
+type of integers or strings, equal means the same value, so ``sorted``, ``max``,
+``min`` and ``sum`` give the same result in any order, and the frame key may key the
+dict by its items alone.
 
-The proof covers the generator's own code: a helper function that reaches into the
-generator's frame from outside (``sys._getframe(1)`` in a called function) is outside
-it, as it is outside the purity contract specs already follow.
+The proof covers the generator's own code and the objects its global names hold.  Outside
+it, as outside the purity contract specs already follow: a helper function or an
+object's attribute reaching into the generator's frame (``sys._getframe(1)`` in a
+called function), code patching ``builtins`` while the generator runs, and the
+identity of equal integers (``max(d.values()) is x``: merging keys numbers by value
+everywhere, not only here).
 
 >>> def hand():
 ...     counts = {}
@@ -54,6 +61,8 @@ from __future__ import annotations
 import builtins
 import collections
 import dis
+import gc
+import sys
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -82,6 +91,9 @@ _FRAME_READERS = frozenset({
     "trace", "settrace", "setprofile", "gi_yieldfrom",
 })
 _QUIET = frozenset({"CACHE", "NOP", "EXTENDED_ARG", "PRECALL", "RESUME"})
+_LOCAL_OPS = frozenset(dis.haslocal) | frozenset(dis.hasfree)
+#: Code that rebinds a module's names could rebind ``sorted`` between two suspensions.
+_REBINDS = frozenset({"STORE_GLOBAL", "DELETE_GLOBAL", "STORE_NAME", "DELETE_NAME"})
 _JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
 _BUILTINS = {name: getattr(builtins, name) for name in (*_READERS, "int", "dict")}
 
@@ -94,12 +106,14 @@ class Blind:
     """The locals of one code object whose dict order is never observed.
 
     ``names``: those locals; ``builtins``: the builtin names the proof relies on;
-    ``makers``: the global names (``Counter``, ``defaultdict``) it relies on.
+    ``makers``: the global names (``Counter``, ``defaultdict``) it relies on;
+    ``loaded``: every global name the code loads (none may hold a frame reader).
     """
 
     names: frozenset[str]
     builtins: frozenset[str] = frozenset()
     makers: frozenset[str] = frozenset()
+    loaded: frozenset[str] = frozenset()
 
 
 _NONE = Blind(frozenset())
@@ -121,6 +135,9 @@ def _prove(code: types.CodeType) -> Blind:
     n_args += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)  # *args, **kwargs
     params = set(code.co_varnames[:n_args])
     instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+    if any(ins.opname in _REBINDS for ins in instructions):
+        return _NONE
+    loaded = frozenset(ins.argval for ins in instructions if ins.opname == "LOAD_GLOBAL")
     stored = {ins.argval for ins in instructions if ins.opname == "STORE_FAST"}
     names: set[str] = set()
     used_builtins: set[str] = set()
@@ -133,7 +150,7 @@ def _prove(code: types.CodeType) -> Blind:
             used_makers |= proof[1]
     if not names:
         return _NONE
-    return Blind(frozenset(names), frozenset(used_builtins), frozenset(used_makers))
+    return Blind(frozenset(names), frozenset(used_builtins), frozenset(used_makers), loaded)
 
 
 def _local(
@@ -143,7 +160,7 @@ def _local(
     used: set[str] = set()
     makers: set[str] = set()
     for i, ins in enumerate(instructions):
-        if ins.argval != name:
+        if ins.opcode not in _LOCAL_OPS or ins.argval != name:
             continue
         if ins.opname == "STORE_FAST":
             maker = _fresh(instructions, i)
@@ -185,7 +202,7 @@ def _null(ins: dis.Instruction) -> bool:
 
 
 _D = "dict"  # the tag of the dict itself on the modelled stack
-_CONTAINERS = (_D, ("view", "keys"), ("view", "values"))  # what `x in ...` may search
+_CONTAINERS = (_D, ("view", "keys"))  # `x in ...` by hash (values are searched in order)
 
 
 def _window(
@@ -246,13 +263,8 @@ def _window(
                 return None
             else:
                 stack.extend(["?", "?"])
-        elif op == "COMPARE_OP":
-            pair = pop(2)
-            if any(ours(t) for t in pair) and not (ins.argval in ("==", "!=") and _D in pair
-                                                  and all(t in (_D, "?") for t in pair)):
-                return None
-            stack.append("?")
-        elif op in ("BINARY_OP", "IS_OP"):
+        elif op in ("BINARY_OP", "IS_OP", "COMPARE_OP"):
+            # (Not even ``d == e``: when e's type is not dict, its __eq__ gets the dict.)
             if any(ours(t) for t in pop(2)):
                 return None
             stack.append("?")
@@ -343,6 +355,10 @@ def unordered(frame: types.FrameType, blind: Blind, value: Any) -> bool:
         if (len(key_types) != 1 or len(value_types) != 1 or not key_types <= _KEY_TYPES
                 or not value_types <= _VALUE_TYPES):
             return False
+        if len({hash(k) for k in value}) != len(value):
+            # Two keys of one hash (-1 and -2): a lookup by an object equal to both finds
+            # the one inserted first.
+            return False
     return _unchanged(frame, blind)
 
 
@@ -359,4 +375,27 @@ def _unchanged(frame: types.FrameType, blind: Blind) -> bool:
         expected = _MAKERS.get(name, _BUILTINS.get(name))
         if module.get(name, builtin.get(name)) is not expected:
             return False
-    return True
+    readers = _frame_readers()
+    return not any(id(module.get(name, builtin.get(name))) in readers for name in blind.loaded)
+
+
+_READERS_MADE: dict[int, frozenset[int]] = {}
+
+
+def _frame_readers() -> frozenset[int]:
+    """The ids of the functions that hand over a frame's variables (``peek = locals``
+    held under another name), of the modules loaded so far."""
+    inspect = sys.modules.get("inspect")
+    made = _READERS_MADE.get(id(inspect))
+    if made is None:
+        made = _READERS_MADE[id(inspect)] = _readers(inspect)
+    return made
+
+
+def _readers(inspect: Any) -> frozenset[int]:
+    found: list[Any] = [builtins.locals, builtins.vars, builtins.globals, builtins.eval, builtins.exec,
+                        builtins.getattr, builtins.compile, builtins.__import__, sys._getframe,
+                        gc.get_referrers, gc.get_referents, gc.get_objects, sys.settrace, sys.setprofile]
+    if inspect is not None:
+        found += [inspect.currentframe, inspect.stack, inspect.getouterframes, inspect.getmembers]
+    return frozenset(id(f) for f in found)
