@@ -19,25 +19,31 @@ order the code can never observe.  A local qualifies when
   straight run of instructions (no jump in between); the dict is never compared
   (``d == e`` hands it to e's ``__eq__``), stored, passed, iterated, searched by value
   (``x in d.values()``), returned or yielded;
-* the code rebinds no module name (``global``) and names nothing that reads frames
-  (``locals``, ``vars``, ``sys._getframe``, ``gi_frame``, ``gc.get_referrers``...).
+* the code catches no exception (a traceback holds the frames), imports nothing,
+  rebinds no module name (``global``), and names nothing that reaches a frame or reads
+  an attribute by a name built at run time (``locals``, ``sys._getframe``,
+  ``__traceback__``, ``getattr``, ``__getattribute__``...), in its names or in its
+  string constants.
 
 :func:`unordered` then decides at each suspension, from the dict's contents and the
 module: all keys of one exact type among ``int``, ``str``, ``bytes`` (or a shown card
 field) with no two of one hash (a lookup by an object equal to both would find the
 first inserted), all values of one such type (or ``bool``), the names the code calls
-still the builtins (a module that rebinds ``sorted`` loses the reduction), and no
-global name the code loads holding a frame reader (``peek = locals``).  With one exact
-type of integers or strings, equal means the same value, so ``sorted``, ``max``,
-``min`` and ``sum`` give the same result in any order, and the frame key may key the
-dict by its items alone.
+still the builtins (a module that rebinds ``sorted`` loses the reduction), and every
+global name the code loads holding only what is shown to reach no frame: a plain
+value or a container of them, a builtin of a short list (``range``, ``len``,
+``sorted``...), drawdsl's own functions, or a Python function that passes the same
+checks, with its own globals, closure, defaults and attributes (an allow-list:
+``peek = functools.partial(locals)``, a class attribute or a module hold what may hand
+over the generator's variables, and lose the reduction).  With one exact type of
+integers or strings, equal means the same value, so ``sorted``, ``max``, ``min`` and
+``sum`` give the same result in any order, and the frame key may key the dict by its
+items alone.
 
-The proof covers the generator's own code and the objects its global names hold.  Outside
-it, as outside the purity contract specs already follow: a helper function or an
-object's attribute reaching into the generator's frame (``sys._getframe(1)`` in a
-called function), code patching ``builtins`` while the generator runs, and the
-identity of equal integers (``max(d.values()) is x``: merging keys numbers by value
-everywhere, not only here).
+Outside the proof, as outside the purity contract specs already follow: the cards'
+own methods, code patching ``builtins`` while the generator runs, and the identity of
+equal integers (``max(d.values()) is x``: merging keys numbers by value everywhere,
+not only here).
 
 >>> def hand():
 ...     counts = {}
@@ -61,8 +67,6 @@ from __future__ import annotations
 import builtins
 import collections
 import dis
-import gc
-import sys
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -84,16 +88,19 @@ _VIEWS = frozenset({"keys", "values", "items"})
 _MAKERS: dict[str, Any] = {
     "dict": dict, "Counter": collections.Counter, "defaultdict": collections.defaultdict,
 }
-#: Names of things that read frames or find objects by reference.
+#: Names of what reaches a frame (the generator's own, whose variables hold the dict), or
+#: finds objects by reference, or reads an attribute by a name built at run time.
 _FRAME_READERS = frozenset({
-    "locals", "vars", "eval", "exec", "_getframe", "currentframe", "f_locals", "f_back", "gi_frame",
-    "tb_frame", "get_referrers", "get_referents", "get_objects", "stack", "getframeinfo", "getouterframes",
-    "trace", "settrace", "setprofile", "gi_yieldfrom",
+    "locals", "vars", "globals", "eval", "exec", "compile", "breakpoint", "getattr", "__import__",
+    "import_module", "_getframe", "currentframe", "_current_frames", "f_locals", "f_back", "f_globals",
+    "f_code", "gi_frame", "ag_frame", "cr_frame", "gi_yieldfrom", "tb_frame", "tb_next", "__traceback__",
+    "exc_info", "exception", "last_traceback", "walk_tb", "walk_stack", "extract_stack", "extract_tb",
+    "TracebackException", "StackSummary", "get_referrers", "get_referents", "get_objects", "stack",
+    "getframeinfo", "getouterframes", "trace", "settrace", "setprofile", "__getattribute__", "__dict__",
+    "__globals__", "__closure__", "__code__", "__builtins__", "attrgetter", "methodcaller", "modules",
 })
 _QUIET = frozenset({"CACHE", "NOP", "EXTENDED_ARG", "PRECALL", "RESUME"})
 _LOCAL_OPS = frozenset(dis.haslocal) | frozenset(dis.hasfree)
-#: Code that rebinds a module's names could rebind ``sorted`` between two suspensions.
-_REBINDS = frozenset({"STORE_GLOBAL", "DELETE_GLOBAL", "STORE_NAME", "DELETE_NAME"})
 _JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
 _BUILTINS = {name: getattr(builtins, name) for name in (*_READERS, "int", "dict")}
 
@@ -129,15 +136,13 @@ def blind_dicts(code: types.CodeType) -> Blind:
 
 
 def _prove(code: types.CodeType) -> Blind:
-    if code.co_cellvars or code.co_freevars or _FRAME_READERS & set(code.co_names):
+    if code.co_cellvars or code.co_freevars or not _code_ok(code):
         return _NONE
     n_args = code.co_argcount + code.co_kwonlyargcount
     n_args += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)  # *args, **kwargs
     params = set(code.co_varnames[:n_args])
     instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
-    if any(ins.opname in _REBINDS for ins in instructions):
-        return _NONE
-    loaded = frozenset(ins.argval for ins in instructions if ins.opname == "LOAD_GLOBAL")
+    loaded = _globals_loaded(code)
     stored = {ins.argval for ins in instructions if ins.opname == "STORE_FAST"}
     names: set[str] = set()
     used_builtins: set[str] = set()
@@ -366,7 +371,8 @@ _MISSING = object()
 
 
 def _unchanged(frame: types.FrameType, blind: Blind) -> bool:
-    """Whether the names the proof relies on still mean what they meant to the proof."""
+    """Whether the names the proof relies on still mean what they meant to the proof,
+    and every global name the code loads holds what cannot reach a frame (:func:`_safe`)."""
     module, builtin = frame.f_globals, frame.f_builtins
     for name in blind.builtins:
         if module.get(name, _MISSING) is not _MISSING or builtin.get(name) is not _BUILTINS[name]:
@@ -375,27 +381,129 @@ def _unchanged(frame: types.FrameType, blind: Blind) -> bool:
         expected = _MAKERS.get(name, _BUILTINS.get(name))
         if module.get(name, builtin.get(name)) is not expected:
             return False
-    readers = _frame_readers()
-    return not any(id(module.get(name, builtin.get(name))) in readers for name in blind.loaded)
+    seen: dict[int, Any] = {}
+    budget = [_BUDGET]
+    return all(_safe(module.get(name, builtin.get(name)), seen, budget) for name in blind.loaded)
 
 
-_READERS_MADE: dict[int, frozenset[int]] = {}
+#: Builtins a generator, or a function it calls, may load: none hands over a frame.
+_SAFE_BUILTINS = (
+    "range", "len", "sorted", "max", "min", "sum", "any", "all", "abs", "int", "str", "float", "bool",
+    "bytes", "tuple", "list", "set", "frozenset", "dict", "enumerate", "zip", "reversed", "divmod",
+    "round", "pow", "repr", "isinstance", "iter", "next", "map", "filter", "hash", "ord", "chr",
+    "ValueError", "KeyError", "IndexError", "TypeError", "ZeroDivisionError", "AssertionError",
+)
+_SCALARS = frozenset({int, str, bytes, float, bool, complex, type(None), *NAME_TYPES})
+_BUDGET = 2_000  # objects looked at per check; past it, not shown safe
+_SAFE_IDS: list[frozenset[int]] = []
 
 
-def _frame_readers() -> frozenset[int]:
-    """The ids of the functions that hand over a frame's variables (``peek = locals``
-    held under another name), of the modules loaded so far."""
-    inspect = sys.modules.get("inspect")
-    made = _READERS_MADE.get(id(inspect))
-    if made is None:
-        made = _READERS_MADE[id(inspect)] = _readers(inspect)
-    return made
+def _safe_ids() -> frozenset[int]:
+    """The safe builtins, the dict makers and drawdsl's public functions, by id."""
+    if not _SAFE_IDS:
+        import drawdsl  # here: drawdsl imports this module
+
+        found = [getattr(builtins, name) for name in _SAFE_BUILTINS] + list(_MAKERS.values())
+        found += [getattr(drawdsl, name) for name in drawdsl.__all__]
+        _SAFE_IDS.append(frozenset(id(value) for value in found))
+    return _SAFE_IDS[0]
 
 
-def _readers(inspect: Any) -> frozenset[int]:
-    found: list[Any] = [builtins.locals, builtins.vars, builtins.globals, builtins.eval, builtins.exec,
-                        builtins.getattr, builtins.compile, builtins.__import__, sys._getframe,
-                        gc.get_referrers, gc.get_referents, gc.get_objects, sys.settrace, sys.setprofile]
-    if inspect is not None:
-        found += [inspect.currentframe, inspect.stack, inspect.getouterframes, inspect.getmembers]
-    return frozenset(id(f) for f in found)
+def _safe(value: Any, seen: dict[int, Any], budget: list[int]) -> bool:
+    """Whether ``value`` (what a global name holds) can be shown to reach no frame: a plain
+    value, a container of safe values, a safe builtin, drawdsl's own function, or a Python
+    function whose code passes :func:`_code_ok` and whose globals, closure, defaults and
+    attributes are safe.  Anything else (a module, a class, a partial) is not shown safe:
+    ``peek = functools.partial(locals)`` hands over the generator's own variables."""
+    t = type(value)
+    if t in _SCALARS or id(value) in seen:
+        return True
+    if id(value) in _safe_ids():
+        return True
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    seen[id(value)] = value
+    if t in (tuple, list, set, frozenset):
+        return all(_safe(item, seen, budget) for item in value)
+    if t is dict:
+        return all(_safe(k, seen, budget) and _safe(v, seen, budget) for k, v in value.items())
+    if t is not types.FunctionType:
+        return False
+    code = value.__code__
+    if not _code_ok(code):
+        return False
+    module, builtin = value.__globals__, value.__builtins__
+    if type(module) is not dict or type(builtin) is not dict:
+        return False
+    parts = [module.get(name, builtin.get(name)) for name in _globals_loaded(code)]
+    parts += [cell.cell_contents for cell in value.__closure__ or () if _filled(cell)]
+    parts += [*(value.__defaults__ or ()), *(value.__kwdefaults__ or {}).values(), *value.__dict__.values()]
+    return all(_safe(part, seen, budget) for part in parts)
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018 - an empty cell raises
+    except ValueError:
+        return False
+    return True
+
+
+_CODE_OK: dict[types.CodeType, bool] = {}
+_GLOBALS: dict[types.CodeType, frozenset[str]] = {}
+#: Instructions that catch an exception (its traceback holds the frames), import a module
+#: or rebind a module's name.
+_REFUSED_OPS = frozenset({
+    "PUSH_EXC_INFO", "BEFORE_WITH", "BEFORE_ASYNC_WITH", "IMPORT_NAME", "IMPORT_FROM", "IMPORT_STAR",
+    "STORE_GLOBAL", "DELETE_GLOBAL", "STORE_NAME", "DELETE_NAME", "LOAD_NAME",
+})
+
+
+def _codes(code: types.CodeType) -> list[types.CodeType]:
+    """``code`` and the code nested in it (lambdas, comprehensions, inner functions)."""
+    found, stack = [], [code]
+    while stack:
+        c = stack.pop()
+        found.append(c)
+        stack.extend(const for const in c.co_consts if type(const) is types.CodeType)
+    return found
+
+
+def _code_ok(code: types.CodeType) -> bool:
+    """Whether ``code`` (and the code nested in it) catches no exception, imports nothing,
+    rebinds no module name and names nothing that reaches a frame, in its names or in its
+    string constants (``object.__getattribute__(tb, "tb_frame")``)."""
+    ok = _CODE_OK.get(code)
+    if ok is None:
+        ok = _CODE_OK[code] = all(_one_code_ok(c) for c in _codes(code))
+    return ok
+
+
+def _one_code_ok(code: types.CodeType) -> bool:
+    if _FRAME_READERS & set(code.co_names) or _FRAME_READERS & set(_strings(code.co_consts)):
+        return False
+    return not any(ins.opname in _REFUSED_OPS for ins in dis.get_instructions(code))
+
+
+def _strings(consts: Any) -> list[str]:
+    found: list[str] = []
+    stack = list(consts)
+    while stack:
+        const = stack.pop()
+        if type(const) is str:
+            found.append(const)
+        elif type(const) in (tuple, frozenset):
+            stack.extend(const)
+    return found
+
+
+def _globals_loaded(code: types.CodeType) -> frozenset[str]:
+    """The global names ``code`` and the code nested in it load."""
+    names = _GLOBALS.get(code)
+    if names is None:
+        names = _GLOBALS[code] = frozenset(
+            ins.argval for c in _codes(code) for ins in dis.get_instructions(c)
+            if ins.opname == "LOAD_GLOBAL"
+        )
+    return names
