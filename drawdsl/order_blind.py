@@ -98,6 +98,7 @@ _FRAME_READERS = frozenset({
     "TracebackException", "StackSummary", "get_referrers", "get_referents", "get_objects", "stack",
     "getframeinfo", "getouterframes", "trace", "settrace", "setprofile", "__getattribute__", "__dict__",
     "__globals__", "__closure__", "__code__", "__builtins__", "attrgetter", "methodcaller", "modules",
+    "__subclasses__", "__bases__", "__base__", "__mro__",  # every class, and its functions' globals
 })
 _QUIET = frozenset({"CACHE", "NOP", "EXTENDED_ARG", "PRECALL", "RESUME"})
 _LOCAL_OPS = frozenset(dis.haslocal) | frozenset(dis.hasfree)
