@@ -42,6 +42,7 @@ from drawdsl.distribution import Distribution
 from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, StateLimitExceeded, add_note
 from drawdsl.frames import FRAME_KEYS
 from drawdsl.keys import strict_key
+from drawdsl.order_blind import why_ordered
 from drawdsl.outcomes import Outcomes as _Outcomes
 from drawdsl.outcomes import record as _record
 from drawdsl.outcomes import still_drawing
@@ -277,8 +278,8 @@ def _diagnosis(live: int, heads: list[Any], lumped: int, distinct: int, symmetri
             return (
                 f"{len(heads):,} of them are different specs: the @generate spec's variables keep "
                 "what was drawn (for example a list of the cards, or the cards themselves rather "
-                "than their ranks); keep only what later lines read (a count, a dict of ranks), "
-                "or pass a larger max_states"
+                "than their ranks)" + _ordered_dicts(heads) + "; keep only what later lines read "
+                "(a count, a dict of ranks read by key), or pass a larger max_states"
             )
         if kind == "generator":
             return (
@@ -351,6 +352,25 @@ def _refuse_early(
             f"({live:,} at draw {depth}, each going on with about {going / sampled:.3g} cards, and "
             f"no paths merge), over max_states={max_states}; {why()}"
         )
+
+
+def _ordered_dicts(heads: list[Any]) -> str:
+    """The dicts the first suspended generator among ``heads`` keeps in insertion order,
+    and why (see :func:`drawdsl.order_blind.why_ordered`), as a clause of a message."""
+    for head in heads[:50]:
+        key = getattr(getattr(head, "draw", head), "key", None)
+        frames = key[2] if type(key) is tuple and len(key) == 3 and key[0] == "cont" else None
+        while frames is not None:
+            if type(frames.f).__name__ == "_Resume":
+                func = frames.f.gen_spec.func
+                found = why_ordered(func.__code__) if hasattr(func, "__code__") else {}
+                return "".join(
+                    f"; its dict {name!r} keeps insertion order ({why}), so two orders of the "
+                    "same contents stay apart (read by key, len, sorted, max, min or sum, they merge)"
+                    for name, why in found.items()
+                )
+            frames = frames.rest
+    return ""
 
 
 def _is_generator(head: Any) -> bool:

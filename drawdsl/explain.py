@@ -18,8 +18,9 @@ from drawdsl.cards import Cards
 from drawdsl.distribution import Distribution
 from drawdsl.errors import StateLimitExceeded
 from drawdsl.exact import DEFAULT_MAX_STATES, _check_limit, _evaluate_probed, _Log
+from drawdsl.order_blind import why_ordered
 from drawdsl.probes import Token
-from drawdsl.spec import Spec
+from drawdsl.spec import Spec, generator_functions
 
 __all__ = ["Explanation", "explain"]
 
@@ -53,6 +54,9 @@ class Explanation(Generic[V]):
     restarts: int
     distribution: Distribution[V] | None
     error: str | None
+    #: What kept states apart that the spec could change, in its own terms (a
+    #: generator's dict kept in insertion order, and the line that reads it so).
+    notes: tuple[str, ...] = ()
 
     @property
     def peak(self) -> int:
@@ -88,6 +92,7 @@ class Explanation(Generic[V]):
             )
             lines.append("  per draw: " + " ".join(f"{live:,}" for live, _ in self.states))
         lines.append(f"restarts: {self.restarts}")
+        lines.extend(f"kept apart: {note}" for note in self.notes)
         if self.error is not None:
             lines.append(f"stopped: {self.error}")
         return "\n".join(lines)
@@ -150,5 +155,22 @@ def explain(
         restarts=log.restarts,
         distribution=dist,
         error=error,
+        notes=_notes(spec),
     )
+
+
+def _notes(spec: Spec[Any]) -> tuple[str, ...]:
+    """The dicts of the @generate functions in ``spec`` kept in insertion order, and why."""
+    notes = []
+    for func in generator_functions(spec):
+        code = getattr(func, "__code__", None)
+        if code is None:
+            continue
+        for name, why in why_ordered(code).items():
+            notes.append(
+                f"{func.__qualname__} keeps its dict {name!r} in insertion order ({why}), so two orders "
+                "of the same contents stay apart; read it only by key (d[k], d.get, in, del), len, "
+                "sorted, max, min or sum and its orders merge"
+            )
+    return tuple(notes)
 

@@ -73,7 +73,7 @@ from typing import Any
 
 from drawdsl.probes import NAME_TYPES
 
-__all__ = ["Blind", "blind_dicts", "unordered"]
+__all__ = ["Blind", "blind_dicts", "unordered", "why_ordered"]
 
 #: The callables a blind dict may be handed to, with what they may be handed.
 _READERS: dict[str, frozenset[str]] = {
@@ -150,10 +150,10 @@ def _prove(code: types.CodeType) -> Blind:
     used_makers: set[str] = set()
     for name in stored - params:
         proof = _local(instructions, name, code.co_consts)
-        if proof is not None:
+        if not isinstance(proof[0], dis.Instruction):
             names.add(name)
             used_builtins |= proof[0]
-            used_makers |= proof[1]
+            used_makers |= proof[1]  # type: ignore[operator]
     if not names:
         return _NONE
     return Blind(frozenset(names), frozenset(used_builtins), frozenset(used_makers), loaded)
@@ -161,8 +161,9 @@ def _prove(code: types.CodeType) -> Blind:
 
 def _local(
     instructions: list[dis.Instruction], name: str, consts: tuple[Any, ...],
-) -> tuple[set[str], set[str]] | None:
-    """The builtins and makers the proof for local ``name`` relies on, or None."""
+) -> tuple[set[str], set[str]] | tuple[dis.Instruction, str]:
+    """The builtins and makers the proof for local ``name`` relies on, or the instruction
+    where it fails and what happens there (for messages)."""
     used: set[str] = set()
     makers: set[str] = set()
     for i, ins in enumerate(instructions):
@@ -171,16 +172,41 @@ def _local(
         if ins.opname == "STORE_FAST":
             maker = _fresh(instructions, i)
             if maker is None:
-                return None
+                return ins, ("it is given a value that is not a new dict "
+                             "({}, dict(), Counter(), defaultdict(int))")
             makers |= maker
         elif ins.opname == "LOAD_FAST":
             reads = _window(instructions, i, name, consts)
-            if reads is None:
-                return None
+            if isinstance(reads, dis.Instruction):
+                return reads, _use(reads)
             used |= reads
         elif ins.opname != "DELETE_FAST":
-            return None  # LOAD_FAST_CHECK, LOAD_CLOSURE...: not a plain use
+            return ins, "it is used in a way this proof does not follow"
     return used, makers
+
+
+def _use(ins: dis.Instruction) -> str:
+    """What the instruction where the proof stopped does with the dict, in words."""
+    op = ins.opname
+    if op in ("GET_ITER", "FOR_ITER"):
+        return "it is iterated (for, list, iter, a comprehension)"
+    if op in ("CALL", "PRECALL", "CALL_FUNCTION_EX"):
+        return "it (or a view of it) is passed to a function that may read it in order"
+    if op == "LOAD_METHOD":
+        return f"its method {ins.argval}() may read it in order"
+    if op == "LOAD_ATTR":
+        return f"its attribute {ins.argval} is read"
+    if op in ("STORE_FAST", "STORE_DEREF", "STORE_ATTR", "STORE_GLOBAL"):
+        return "it is stored in another variable"
+    if op in ("RETURN_VALUE", "YIELD_VALUE"):
+        return "it is returned or yielded"
+    if op.startswith("BUILD_") or op.endswith("_APPEND") or op.endswith("_ADD"):
+        return "it is put in a container"
+    if op in ("COMPARE_OP", "IS_OP", "BINARY_OP"):
+        return "it is compared or combined with another value"
+    if ins.is_jump_target or ins.opcode in _JUMPS:
+        return "it is used across a branch of the code"
+    return f"it is used by {op}, which this proof does not follow"
 
 
 def _fresh(instructions: list[dis.Instruction], i: int) -> set[str] | None:
@@ -213,10 +239,10 @@ _CONTAINERS = (_D, ("view", "keys"))  # `x in ...` by hash (values are searched 
 
 def _window(
     instructions: list[dis.Instruction], i: int, name: str, consts: tuple[Any, ...],
-) -> set[str] | None:
+) -> set[str] | dis.Instruction:
     """Follow the dict loaded at ``instructions[i]`` until no trace of it is on the stack.
 
-    The builtins it is handed to, or None when it may be observed in order.
+    The builtins it is handed to, or the instruction where it may be observed in order.
     """
     stack: list[Any] = [_D]
     before = instructions[i - 1] if i else None
@@ -244,7 +270,7 @@ def _window(
             return used
         op, arg = ins.opname, ins.arg or 0
         if ins.is_jump_target or ins.opcode in _JUMPS:
-            return None
+            return ins
         if op in _QUIET:
             continue
         if op == "KW_NAMES":
@@ -257,44 +283,44 @@ def _window(
             stack.extend(["?"] * (1 + _null(ins)))
         elif op == "LOAD_ATTR":
             if ours(pop(1)[0]):
-                return None
+                return ins
             stack.append("?")
         elif op == "LOAD_METHOD":
             owner = pop(1)[0]
             if owner == _D:
                 if ins.argval not in _METHODS:
-                    return None
+                    return ins
                 stack.extend([("method", ins.argval)] * 2)
             elif ours(owner):
-                return None
+                return ins
             else:
                 stack.extend(["?", "?"])
         elif op in ("BINARY_OP", "IS_OP", "COMPARE_OP"):
             # (Not even ``d == e``: when e's type is not dict, its __eq__ gets the dict.)
             if any(ours(t) for t in pop(2)):
-                return None
+                return ins
             stack.append("?")
         elif op in ("UNARY_NOT", "UNARY_NEGATIVE", "UNARY_POSITIVE", "UNARY_INVERT"):
             if ours(pop(1)[0]):
-                return None
+                return ins
             stack.append("?")
         elif op == "BINARY_SUBSCR":
             container, key = pop(2)
             if ours(key) or (ours(container) and container != _D):
-                return None
+                return ins
             stack.append("?")
         elif op == "STORE_SUBSCR":
             value, container, key = pop(3)
             if ours(key) or ours(value) or (ours(container) and container != _D):
-                return None
+                return ins
         elif op == "DELETE_SUBSCR":
             container, key = pop(2)
             if ours(key) or (ours(container) and container != _D):
-                return None
+                return ins
         elif op == "CONTAINS_OP":
             item, container = pop(2)
             if ours(item) or (ours(container) and container not in _CONTAINERS):
-                return None
+                return ins
             stack.append("?")
         elif op == "COPY":
             pad(arg)
@@ -304,11 +330,11 @@ def _window(
             stack[-1], stack[-arg] = stack[-arg], stack[-1]
         elif op in ("BUILD_TUPLE", "BUILD_LIST", "BUILD_SET"):
             if any(ours(t) for t in pop(arg)):
-                return None
+                return ins
             stack.append("?")
         elif op in ("BUILD_MAP", "BUILD_CONST_KEY_MAP"):
             if any(ours(t) for t in pop(2 * arg if op == "BUILD_MAP" else arg + 1)):
-                return None
+                return ins
             stack.append("?")
         elif op == "CALL":
             args = pop(arg)
@@ -317,31 +343,84 @@ def _window(
             keywords = len(given) if given else 0
             if isinstance(func, tuple) and func[0] == "method":
                 if any(ours(t) for t in args):
-                    return None
+                    return ins
                 stack.append(("view", func[1]) if func[1] in _VIEWS else "?")
             elif isinstance(func, tuple) and func[0] == "builtin" and null == "null":
                 reader = func[1]
                 positional, named = args[:len(args) - keywords], args[len(args) - keywords:]
                 if any(ours(t) for t in named) or len(positional) != 1:
-                    return None
+                    return ins
                 if keywords and not (reader == "sorted" and given == ("reverse",)):
-                    return None
+                    return ins
                 given_arg = positional[0]
                 kind = "dict" if given_arg == _D else given_arg[1] if isinstance(given_arg, tuple) \
                     and given_arg[0] == "view" else None
                 if kind is None or kind not in _READERS[reader]:
-                    return None
+                    return ins
                 used.add(reader)
                 stack.append("?")
             else:
                 if any(ours(t) for t in args) or ours(func) or ours(null):
-                    return None
+                    return ins
                 stack.append("?")
         elif op == "POP_TOP":
             pop(1)
         else:
-            return None
-    return None
+            return ins
+    return instructions[-1]
+
+
+_DICT_MAKERS = frozenset({"dict", "Counter", "defaultdict", "OrderedDict"})
+
+
+def why_ordered(code: types.CodeType) -> dict[str, str]:
+    """For each local of ``code`` that looks like a dict kept in its insertion order (not
+    shown blind to it), why, in words with the line: for messages, not for the proof.
+
+    >>> def peeks():
+    ...     seen = {}
+    ...     card = yield
+    ...     seen[card] = 1
+    ...     return list(seen)[0]
+    >>> why_ordered(peeks.__code__)
+    {'seen': 'line 5: it (or a view of it) is passed to a function that may read it in order'}
+    """
+    instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+    dicts = []
+    for i, ins in enumerate(instructions):
+        if ins.opname == "STORE_FAST" and ins.argval not in dicts:
+            before = [b for b in instructions[max(0, i - 6):i] if b.opname not in _QUIET]
+            if before and (before[-1].opname in ("BUILD_MAP", "BUILD_CONST_KEY_MAP", "DICT_UPDATE") or any(
+                    b.opname == "LOAD_GLOBAL" and b.argval in _DICT_MAKERS for b in before)):
+                dicts.append(ins.argval)
+    blind = blind_dicts(code).names
+    found: dict[str, str] = {}
+    whole = None
+    if code.co_cellvars or code.co_freevars:
+        whole = "a function defined inside the generator reads its variables"
+    elif not _code_ok(code):
+        whole = ("the generator catches an exception, imports a module, rebinds a module's name or "
+                 "names what can reach its frame")
+    for name in dicts:
+        if name in blind:
+            continue
+        if whole is not None:
+            found[name] = whole
+            continue
+        proof = _local(instructions, name, code.co_consts)
+        if isinstance(proof[0], dis.Instruction):
+            found[name] = f"line {_line(instructions, proof[0])}: {proof[1]}"
+    return found
+
+
+def _line(instructions: list[dis.Instruction], at: dis.Instruction) -> int | None:
+    line = None
+    for ins in instructions:
+        if ins.starts_line is not None:
+            line = ins.starts_line
+        if ins is at:
+            break
+    return line
 
 
 def unordered(frame: types.FrameType, blind: Blind, value: Any) -> bool:

@@ -1041,3 +1041,32 @@ class _Resume:
 
     def _name(self) -> str:
         return _describe(self.gen_spec.func)
+
+
+def generator_functions(spec: Spec[Any], limit: int = 100) -> list[Callable[..., Any]]:
+    """The ``@generate`` functions found in ``spec`` and the specs it holds (not behind a
+    continuation, which is only known once called), first found first, each once.
+
+    >>> from drawdsl import draw, generate
+    >>> @generate
+    ... def hand():
+    ...     card = yield draw()
+    ...     return card
+    >>> [f.__name__ for f in generator_functions(hand().map(str))]
+    ['hand']
+    """
+    found: list[Callable[..., Any]] = []
+    stack: list[Any] = [spec]
+    seen = 0
+    while stack and seen < limit:
+        node = stack.pop()
+        seen += 1
+        if type(node) is _Gen:
+            if node.func not in found:
+                found.append(node.func)
+            continue
+        for slot in getattr(type(node), "__slots__", ()):
+            part = getattr(node, slot, None)
+            if isinstance(part, Spec):
+                stack.append(part)
+    return found

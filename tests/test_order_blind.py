@@ -24,7 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from oracle import brute_force
 
-from drawdsl import Cards, chances, draw, explain, generate
+from drawdsl import Cards, StateLimitExceeded, chances, draw, explain, generate
 from drawdsl.frames import FRAME_KEYS
 from drawdsl.order_blind import blind_dicts
 
@@ -487,3 +487,26 @@ def test_a_dict_of_counts_keeps_one_state_per_multiset() -> None:
     widths.clear()
     chances(with_a_helper(4), deck, progress=lambda draws, states: widths.append(states))
     assert widths[:3] == [4, 10, 20]
+
+
+def test_explain_names_a_dict_kept_in_order_and_the_line_that_reads_it() -> None:
+    deck = Cards({"a": 2, "b": 2, "c": 2, "d": 2})
+    notes = explain(first_key(), deck).notes
+    assert len(notes) == 1 and "'seen'" in notes[0] and "line " in notes[0]
+    assert "kept apart: first_key keeps its dict 'seen'" in str(explain(first_key(), deck))
+    assert explain(pattern(3), deck).notes == ()  # blind: nothing to say
+    assert explain(pattern(3).map(len), deck).notes == ()
+
+
+def test_a_state_limit_names_the_dict_kept_in_order() -> None:
+    @generate
+    def ordered_counts() -> Any:
+        counts = {}
+        for _ in range(6):
+            card = yield draw()
+            counts[card] = counts.get(card, 0) + 1
+        card = None
+        return next(iter(counts))
+
+    with pytest.raises(StateLimitExceeded, match="its dict 'counts' keeps insertion order"):
+        chances(ordered_counts(), Cards({"a": 3, "b": 3, "c": 3, "d": 3, "e": 3}), max_states=300)
