@@ -185,7 +185,7 @@ _LOOKUPS = False
 # these: a C function the spec supplies (``.map(frozenset)``, ``.map(dict.fromkeys)``)
 # is called from the library's frames too, and its hashing is the spec's.
 _KEYS_MADE = (
-    ("keys.py", "strict_key"), ("frames.py", "_freeze"), ("reductions.py", "support"),
+    ("keys.py", "strict_key"), ("keys.py", "_key"), ("frames.py", "_freeze"), ("reductions.py", "support"),
     ("spec.py", "__init__"), ("spec.py", "_keyed"),
 )
 

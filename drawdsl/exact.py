@@ -42,6 +42,7 @@ from drawdsl.distribution import Distribution
 from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, StateLimitExceeded, add_note
 from drawdsl.frames import FRAME_KEYS
 from drawdsl.keys import strict_key
+from drawdsl.order_blind import forget as forget_steps
 from drawdsl.order_blind import why_ordered
 from drawdsl.outcomes import Outcomes as _Outcomes
 from drawdsl.outcomes import record as _record
@@ -449,6 +450,7 @@ def _evaluate_probed(
     values are the spec's own.
     """
     log = log or _Log()
+    forget_steps()  # a global name rebound since the last evaluation is looked at again
     plan = ProbePlan.of(deck) if probe and lump else None
     shown: frozenset[str] = frozenset()
     while plan is not None and len(shown) < len(plan.fields):

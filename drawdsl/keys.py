@@ -5,7 +5,12 @@ them apart (``str(value)``, ``1 / value``).  Merging states that compare equal b
 behave differently would give a wrong number, so every key that decides a merge (loop
 states, finished values inside specs, generator histories, combinator parameters,
 the witness search's memory) is a *strict key*: the value tagged with its exact type,
-all the way down through tuples and frozensets, floats by their bits.
+all the way down through tuples and frozensets, floats by their bits.  A frozenset is
+keyed in its iteration order: two equal frozensets can list their items in different
+orders (``frozenset({0}) | {8}`` gives ``[0, 8]``, ``frozenset({8}) | {0}`` gives
+``[8, 0]``: both hash to slot 0), and a step reading ``next(iter(state))`` tells them
+apart.  An *outcome* is keyed by its items alone (:func:`outcome_key`): the answer is
+about values, and equal frozensets are one outcome.
 
 >>> strict_key(1) == strict_key(True)
 False
@@ -46,32 +51,40 @@ class _Itself:
 
 def strict_key(value: Any) -> Any:
     """A hashable key equal for two values only when they have the same types throughout
-    and are equal (floats bit for bit; a NaN only to itself).  Unhashable values raise
-    TypeError.
+    and are equal (floats bit for bit; a NaN only to itself; frozensets item by item in
+    their iteration order).  Unhashable values raise TypeError.
 
     Values of other types are keyed by their type and themselves: a type's own ``==``
     is trusted among values of that type.  The placeholder of a hidden card field
     (:class:`~drawdsl.probes.Hidden`) is keyed by which placeholder it is, never used.
 
     >>> strict_key((1, frozenset({2})))
-    (<class 'tuple'>, ((<class 'int'>, 1), (<class 'frozenset'>, frozenset({(<class 'int'>, 2)}))))
+    (<class 'tuple'>, ((<class 'int'>, 1), (<class 'frozenset'>, ((<class 'int'>, 2),))))
     >>> nan = float("nan")
     >>> strict_key(nan) == strict_key(nan), strict_key(nan) == strict_key(float("nan"))
     (True, False)
+    >>> strict_key(frozenset({0}) | {8}) == strict_key(frozenset({8}) | {0})
+    False
     """
+    return _key(value, True)
+
+
+def _key(value: Any, ordered: bool) -> Any:
+    """:func:`strict_key`, with frozensets keyed in their order (``ordered``) or not."""
     t = type(value)
     if t in _PLAIN:
         return (t, value)
     if t is tuple:
         return (tuple, tuple([
-            (type(item), item) if type(item) in _PLAIN else strict_key(item) for item in value
+            (type(item), item) if type(item) in _PLAIN else _key(item, ordered) for item in value
         ]))
     if t is float:
         if value != value:
             return (float, _Itself(value))
         return (float, struct.pack("<d", value))
     if t is frozenset:
-        return (frozenset, frozenset([strict_key(item) for item in value]))
+        items = [_key(item, ordered) for item in value]
+        return (frozenset, tuple(items) if ordered else frozenset(items))
     if t is Hidden:
         return (Hidden, serial(value))
     if t is complex:
@@ -86,7 +99,7 @@ def strict_key(value: Any) -> Any:
         # A named tuple: its fields, strictly (``Point(1, 2) == Point(True, 2)`` in Python),
         # read past a probe card's watch (a key is not a use).
         return (t, tuple([
-            (type(item), item) if type(item) in _PLAIN else strict_key(item)
+            (type(item), item) if type(item) in _PLAIN else _key(item, ordered)
             for item in tuple.__iter__(value)
         ]))
     hash(value)  # unhashable values raise here, as they would as plain keys (and an atom
@@ -94,14 +107,18 @@ def strict_key(value: Any) -> Any:
 
 
 def outcome_key(value: Any) -> Any:
-    """The key of an outcome (or a card) in a result: its :func:`strict_key`, or the value
-    itself for an exact ``int`` or ``str`` (the common case, and no strict key of another
-    value is an ``int`` or a ``str``).  So ``0``, ``False`` and ``0.0`` are three outcomes.
+    """The key of an outcome (or a card) in a result: its :func:`strict_key` with frozensets
+    keyed by their items alone (equal frozensets are one outcome, whatever their order), or
+    the value itself for an exact ``int`` or ``str`` (the common case, and no strict key of
+    another value is an ``int`` or a ``str``).  So ``0``, ``False`` and ``0.0`` are three
+    outcomes.
 
     >>> outcome_key(3), outcome_key("a"), outcome_key(True) == outcome_key(1)
     (3, 'a', False)
+    >>> outcome_key(frozenset({0}) | {8}) == outcome_key(frozenset({8}) | {0})
+    True
     """
     t = type(value)
     if t is int or t is str:
         return value
-    return strict_key(value)
+    return _key(value, False)

@@ -71,9 +71,11 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
+from drawdsl.keys import outcome_key as _unordered_key
+from drawdsl.keys import strict_key
 from drawdsl.probes import NAME_TYPES
 
-__all__ = ["Blind", "blind_dicts", "unordered", "why_ordered"]
+__all__ = ["Blind", "blind_dicts", "blind_step", "loop_key", "unordered", "why_ordered"]
 
 #: The callables a blind dict may be handed to, with what they may be handed.
 _READERS: dict[str, frozenset[str]] = {
@@ -587,3 +589,258 @@ def _globals_loaded(code: types.CodeType) -> frozenset[str]:
             if ins.opname == "LOAD_GLOBAL"
         )
     return names
+
+
+# --------------------------------------------------------------------------- loop states
+
+
+#: Methods of a state's frozensets (and tuples, named tuples) that read no order.
+_STATE_METHODS = frozenset({
+    "union", "intersection", "difference", "symmetric_difference", "isdisjoint", "issubset",
+    "issuperset", "count", "index", "_replace",
+})
+#: Callables a state's values may be handed to: their results do not depend on a
+#: frozenset's order (its items are distinct, so sorted, max and min have one answer).
+_STATE_READERS = frozenset({"len", "sorted", "max", "min", "any", "all", "done", "fail"})
+_T = "state"  # the tag of a value made from the loop state on the modelled stack
+
+
+def _step_window(
+    instructions: list[dis.Instruction], i: int, tainted: set[str], consts: tuple[Any, ...],
+    param: str,
+) -> tuple[set[str], set[str], bool] | None:
+    """Follow a value of the state loaded at ``instructions[i]`` until none is on the stack.
+
+    The locals it is stored in, the callables it is handed to, and whether the state
+    itself is unpacked; None when a frozenset in it may be read in order.
+    """
+    stack: list[Any] = [_T]
+    before = instructions[i - 1] if i else None
+    if (not instructions[i].is_jump_target and before is not None and before.opname == "LOAD_GLOBAL"
+            and _null(before)):
+        stack = ["null", ("global", before.argval), _T]
+    stored: set[str] = set()
+    called: set[str] = set()
+    unpacks = False
+    kw_names: Any = None
+
+    def pad(n: int) -> None:
+        while len(stack) < n:
+            stack.insert(0, "?")
+
+    def pop(n: int) -> list[Any]:
+        pad(n)
+        taken = stack[len(stack) - n:]
+        del stack[len(stack) - n:]
+        return taken
+
+    def ours(tag: Any) -> bool:
+        return tag == _T or (isinstance(tag, tuple) and tag[0] == "method")
+
+    previous = instructions[i]
+    for ins in instructions[i + 1:]:
+        if not any(ours(tag) for tag in stack):
+            return stored, called, unpacks
+        op, arg = ins.opname, ins.arg or 0
+        if (ins.is_jump_target and op != "RETURN_VALUE") or ins.opcode in _JUMPS:
+            return None  # (both arms of `a if c else b` end at one return: it returns either)
+        if op in _QUIET:
+            continue
+        if op == "KW_NAMES":
+            kw_names = consts[arg]
+        elif op == "LOAD_FAST":
+            stack.append(_T if ins.argval in tainted else "?")
+        elif op in ("LOAD_CONST", "LOAD_DEREF"):
+            stack.append("?")
+        elif op == "LOAD_GLOBAL":
+            stack.extend(["null", ("global", ins.argval)] if _null(ins) else ["?"])
+        elif op == "LOAD_ATTR":
+            stack.append(_T if ours(pop(1)[0]) else "?")  # a named tuple's field
+        elif op == "LOAD_METHOD":
+            owner = pop(1)[0]
+            if ours(owner):
+                if ins.argval not in _STATE_METHODS:
+                    return None
+                stack.extend([("method", ins.argval)] * 2)
+            else:
+                stack.extend(["?", "?"])
+        elif op in ("BINARY_OP", "BINARY_SUBSCR"):
+            stack.append(_T if any(ours(t) for t in pop(2)) else "?")
+        elif op in ("COMPARE_OP", "IS_OP", "CONTAINS_OP"):
+            pop(2)
+            stack.append("?")
+        elif op in ("UNARY_NOT", "UNARY_NEGATIVE", "UNARY_POSITIVE", "UNARY_INVERT"):
+            stack.append(_T if ours(pop(1)[0]) else "?")
+        elif op == "UNPACK_SEQUENCE":
+            # Only the state itself, straight from the parameter (a tuple: checked at run
+            # time); unpacking a frozenset would read its order.
+            if pop(1)[0] != _T or previous.opname != "LOAD_FAST" or previous.argval != param:
+                return None
+            unpacks = True
+            stack.extend([_T] * arg)
+        elif op == "STORE_FAST":
+            if ours(pop(1)[0]):
+                stored.add(ins.argval)
+        elif op == "COPY":
+            pad(arg)
+            stack.append(stack[-arg])
+        elif op == "SWAP":
+            pad(arg)
+            stack[-1], stack[-arg] = stack[-arg], stack[-1]
+        elif op in ("BUILD_TUPLE", "BUILD_LIST", "BUILD_SET"):
+            stack.append(_T if any(ours(t) for t in pop(arg)) else "?")
+        elif op in ("BUILD_MAP", "BUILD_CONST_KEY_MAP"):
+            stack.append(_T if any(ours(t) for t in pop(2 * arg if op == "BUILD_MAP" else arg + 1)) else "?")
+        elif op == "CALL":
+            args = pop(arg)
+            null, func = pop(2)
+            given, kw_names = kw_names, None
+            if isinstance(func, tuple) and func[0] == "method":
+                stack.append(_T)
+            elif any(ours(t) for t in args):
+                # (No keyword: sorted(key=...) and max(key=...) keep the first of a tie.)
+                if given or not (isinstance(func, tuple) and func[0] == "global" and null == "null"
+                                 and func[1] in _STATE_READERS):
+                    return None
+                called.add(func[1])
+                stack.append("?")
+            else:
+                stack.append("?")
+        elif op == "RETURN_VALUE" or op == "POP_TOP":
+            pop(1)
+        else:
+            return None
+        previous = ins
+    return (stored, called, unpacks) if not any(ours(tag) for tag in stack) else None
+
+
+@dataclass(frozen=True)
+class _StepProof:
+    """A step function's proof: the globals it relies on, and whether it unpacks the state."""
+
+    code: types.CodeType
+    called: frozenset[str]
+    unpacks: bool
+
+
+def _prove_step(code: types.CodeType) -> _StepProof | None:
+    """Whether the step function of ``code`` (state first) never reads a frozenset of its
+    state in order: its values are only unpacked (the state itself), indexed, compared,
+    searched (``in``), combined (``|``, ``-``, ``+``), put in new tuples, returned, and
+    handed to ``len``, ``sorted``, ``max``, ``min``, ``any``, ``all``, ``done`` or ``fail``."""
+    if code.co_argcount < 1 or code.co_cellvars or code.co_freevars or not _code_ok(code):
+        return None
+    param = code.co_varnames[0]
+    instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+    tainted = {param}
+    called: set[str] = set()
+    unpacks = False
+    while True:
+        grew = False
+        for i, ins in enumerate(instructions):
+            if ins.opname != "LOAD_FAST" or ins.argval not in tainted:
+                continue
+            window = _step_window(instructions, i, tainted, code.co_consts, param)
+            if window is None:
+                return None
+            stored, reads, unpacked = window
+            called |= reads
+            unpacks = unpacks or unpacked
+            if stored - tainted:
+                tainted |= stored
+                grew = True
+        if not grew:
+            break
+    if any(ins.opname in ("STORE_FAST", "DELETE_FAST") and ins.argval == param for ins in instructions):
+        return None  # the parameter rebound: which value it holds is not followed
+    return _StepProof(code, frozenset(called), unpacks)
+
+
+_STEP_PROOFS: dict[types.CodeType, _StepProof | None] = {}
+
+
+def blind_step(step: Any, state: Any) -> bool:
+    """Whether the loop ``step`` cannot read the order of a frozenset in ``state``: a
+    Python function (state first) proven by :func:`_prove_step`, whose globals hold only
+    what :func:`_safe` shows harmless, and a tuple state where it unpacks one."""
+    last = _LAST[0]
+    if last[0] is step:
+        blind, unpacks = last[1], last[2]
+    else:
+        if type(step) is not types.FunctionType:
+            return False
+        code = step.__code__
+        if code not in _STEP_PROOFS:
+            _STEP_PROOFS[code] = _prove_step(code)
+        proof = _STEP_PROOFS[code]
+        blind, unpacks = _blind_now(step, proof), proof is not None and proof.unpacks
+        _LAST[0] = (step, blind, unpacks)
+    return blind and not (unpacks and type(state) is not tuple)
+
+
+#: The last step asked about and its verdict: one loop asks for every state it makes.
+#: Forgotten at the start of every evaluation (:func:`forget`), so that a global name
+#: rebound between two evaluations is looked at again.
+_LAST: list[tuple[Any, bool, bool]] = [(None, False, False)]
+
+
+def forget() -> None:
+    """Forget the last verdict of :func:`blind_step`."""
+    _LAST[0] = (None, False, False)
+
+
+def _blind_now(step: Any, proof: _StepProof | None) -> bool:
+    """Whether ``step`` with ``proof`` is blind, its globals as they are now."""
+    if proof is None:
+        return False
+    module, builtin = step.__globals__, getattr(step, "__builtins__", None)
+    if type(module) is not dict or type(builtin) is not dict:
+        return False
+    expected = _state_readers()
+    for name in proof.called:
+        if module.get(name, builtin.get(name)) is not expected[name]:
+            return False
+    return _safe(step, {}, [_BUDGET])
+
+
+def _state_readers() -> dict[str, Any]:
+    import drawdsl  # here: drawdsl imports this module
+
+    return {**{name: getattr(builtins, name) for name in _STATE_READERS - {"done", "fail"}},
+            "done": drawdsl.done, "fail": drawdsl.fail}
+
+
+def loop_key(state: Any, step: Any) -> Any:
+    """The key of a loop's state: :func:`~drawdsl.keys.strict_key` (frozensets in their
+    iteration order), or, when ``step`` is shown blind to that order
+    (:func:`blind_step`), the key with frozensets by their items alone, so that
+    ``frozenset({0}) | {8}`` and ``frozenset({8}) | {0}`` merge.
+
+    >>> def seen_twice(seen, card):
+    ...     return len(seen) if card in seen else seen | {card}
+    >>> def first(seen, card):
+    ...     return next(iter(seen))
+    >>> a, b = frozenset({0}) | {8}, frozenset({8}) | {0}
+    >>> loop_key(a, seen_twice) == loop_key(b, seen_twice), loop_key(a, first) == loop_key(b, first)
+    (True, False)
+    """
+    t = type(state)
+    if t in _SCALARS or not (len(state) > 1 if t is frozenset else _holds_frozensets(state)) \
+            or not blind_step(step, state):
+        return strict_key(state)
+    return _unordered_key(state)
+
+
+def _holds_frozensets(value: Any) -> bool:
+    """Whether ``value`` holds a frozenset of two items or more (through tuples)."""
+    stack = [value]
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t is frozenset:
+            if len(x) > 1:
+                return True
+            stack.extend(x)
+        elif t is tuple or (isinstance(x, tuple) and hasattr(t, "_fields")):
+            stack.extend(tuple.__iter__(x))
+    return False

@@ -26,6 +26,7 @@ from typing import Any, Generic, TypeVar
 from drawdsl.errors import InvalidArgument, NotASpec
 from drawdsl.frames import FRAME_KEYS, frame_key
 from drawdsl.keys import strict_key
+from drawdsl.order_blind import loop_key
 
 __all__ = [
     "Spec",
@@ -698,7 +699,7 @@ class _Loop(Spec[Any]):
     def __init__(self, state: Hashable, step: Callable[[Any, Card], Any]) -> None:
         self.state = state
         self.step = step
-        self._key = strict_key(state)
+        self._key = loop_key(state, step)
         self._hash = hash(("loop", step, self._key))
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -263,10 +263,11 @@ def _by_strict_key(card: Any) -> bool:
 def _by_library_code(card: Any) -> bool:
     import functools
 
-    from drawdsl.keys import outcome_key
+    from drawdsl.probes import is_name
 
-    rebuilt = types.FunctionType(outcome_key.__code__, {
-        "type": lambda value: 0, "int": 1, "str": 2, "strict_key": functools.partial(operator.is_, LAST)})
+    # is_name's code is `return type(value) in NAME_TYPES`: with these globals, `card is LAST`.
+    rebuilt = types.FunctionType(is_name.__code__, {
+        "type": functools.partial(operator.is_, LAST), "NAME_TYPES": (True,)})
     return bool(rebuilt(card))
 
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from oracle import brute_force
 
@@ -242,3 +242,22 @@ def test_adding_decks_that_share_a_nan_card() -> None:
     nan = float("nan")
     assert (Cards([nan, 1]) + Cards([nan])).count(nan) == 2
     assert (Cards([nan]) + [nan]).count(nan) == 2
+
+
+def _first_of_two(state: frozenset[int], card: int) -> Any:
+    return done(next(iter(state))) if len(state) == 2 else state | {card}
+
+
+@example([0, 8, 16])
+@given(st.lists(st.sampled_from([0, 8, 16, 24, 1, 9]), min_size=3, max_size=5, unique=True))
+def test_frozensets_in_one_order_or_another_never_merge(cards: list[int]) -> None:
+    """0, 8, 16 and 24 share a slot in a small set, so ``frozenset({0}) | {8}`` lists 0
+    first and ``frozenset({8}) | {0}`` lists 8 first: a step reading the order told them
+    apart, and merging them by equality gave ``{0: 2/3, 8: 1/3}`` for the truth
+    ``{0: 1/3, 8: 1/3, 16: 1/3}`` on the deck 0, 8, 16."""
+    spec = loop(frozenset(), _first_of_two)
+    deck = Cards(cards)
+    assert chances(spec, deck) == chances(spec, deck, merge=False) == brute_force(spec, deck)
+    # As outcomes, equal frozensets are one value whatever their order.
+    both = chances(loop(frozenset(), lambda s, c: done(s) if len(s) == 2 else s | {c}), deck)
+    assert sum(both.values()) == 1 and len(both) == len(cards) * (len(cards) - 1) // 2
