@@ -39,9 +39,10 @@ def _same_card(first: object, card: object, where: str) -> None:
     merge two cards a spec can tell apart (``str(card)``), silently."""
     if first is card or not _differ(first, card):
         return
-    from drawdsl.keys import strict_key  # drawdsl.keys reads drawdsl.probes, which reads this module
+    # Keyed as values (equal frozensets are one card, whatever their order).
+    from drawdsl.keys import outcome_key  # drawdsl.keys reads drawdsl.probes, which reads this module
 
-    if strict_key(first) != strict_key(card):
+    if outcome_key(first) != outcome_key(card):
         raise InvalidArgument(
             f"{where}: the cards {first!r} ({type(first).__name__}) and {card!r} "
             f"({type(card).__name__}) are equal in Python but different values; a deck "
@@ -54,10 +55,10 @@ def _same_counts(mine: Mapping[Any, Any], theirs: Mapping[Any, Any]) -> bool:
     """Equal counts of the same cards: equal by ``==``, and the same values (1 is not True)."""
     if mine != theirs:
         return False
-    from drawdsl.keys import strict_key
+    from drawdsl.keys import outcome_key
 
-    keys = {strict_key(card) for card in mine}
-    return all(strict_key(card) in keys for card in theirs)
+    keys = {outcome_key(card) for card in mine}
+    return all(outcome_key(card) in keys for card in theirs)
 
 
 def _differ(a: object, b: object) -> bool:

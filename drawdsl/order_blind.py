@@ -841,6 +841,7 @@ def _holds_frozensets(value: Any) -> bool:
             if len(x) > 1:
                 return True
             stack.extend(x)
-        elif t is tuple or (isinstance(x, tuple) and hasattr(t, "_fields")):
+        elif t is tuple or (issubclass(t, tuple) and hasattr(t, "_fields")):
+            # (By its type: isinstance() reads __class__, a use of a hidden field's placeholder.)
             stack.extend(tuple.__iter__(x))
     return False
