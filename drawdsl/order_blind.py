@@ -77,12 +77,18 @@ from drawdsl.probes import NAME_TYPES
 
 __all__ = ["Blind", "blind_dicts", "blind_step", "loop_key", "unordered", "why_ordered"]
 
-#: The callables a blind dict may be handed to, with what they may be handed.
+#: The callables a blind dict may be handed to, with what they may be handed.  Sorting,
+#: the largest, the smallest and a sum depend on the order where two items are equal
+#: but different (0.0 and -0.0, 1 and 1.0, a NaN) or a sum of floats: they take only
+#: the values, and only where every value the code stores is a whole number
+#: (:data:`_IN_ORDER`).
 _READERS: dict[str, frozenset[str]] = {
-    "len": frozenset({"dict", "keys", "values", "items"}),
-    "sorted": frozenset({"dict", "keys", "values", "items"}),
-    **{name: frozenset({"dict", "keys", "values"}) for name in ("max", "min", "sum", "any", "all")},
+    **{name: frozenset({"dict", "keys", "values", "items"}) for name in ("len", "any", "all")},
+    **{name: frozenset({"values"}) for name in ("sorted", "max", "min", "sum")},
 }
+_IN_ORDER = frozenset({"sorted", "max", "min", "sum"})
+#: Operations that give a whole number from whole numbers (+, *, -, and in place).
+_INT_OPS = frozenset({0, 5, 10, 13, 18, 23})
 #: The methods a blind dict may be asked for.
 _METHODS = frozenset({"get", "setdefault", "pop", "keys", "values", "items"})
 _VIEWS = frozenset({"keys", "values", "items"})
@@ -101,6 +107,7 @@ _FRAME_READERS = frozenset({
     "getframeinfo", "getouterframes", "trace", "settrace", "setprofile", "__getattribute__", "__dict__",
     "__globals__", "__closure__", "__code__", "__builtins__", "attrgetter", "methodcaller", "modules",
     "__subclasses__", "__bases__", "__base__", "__mro__",  # every class, and its functions' globals
+    "__class__", "gi_code", "cr_code", "ag_code",  # type itself, and code to build functions from
 })
 _QUIET = frozenset({"CACHE", "NOP", "EXTENDED_ARG", "PRECALL", "RESUME"})
 _LOCAL_OPS = frozenset(dis.haslocal) | frozenset(dis.hasfree)
@@ -155,7 +162,7 @@ def _prove(code: types.CodeType) -> Blind:
         if not isinstance(proof[0], dis.Instruction):
             names.add(name)
             used_builtins |= proof[0]
-            used_makers |= proof[1]  # type: ignore[operator]
+            used_makers |= proof[1]  # type: ignore[arg-type]
     if not names:
         return _NONE
     return Blind(frozenset(names), frozenset(used_builtins), frozenset(used_makers), loaded)
@@ -168,22 +175,33 @@ def _local(
     where it fails and what happens there (for messages)."""
     used: set[str] = set()
     makers: set[str] = set()
+    typed = True
+    in_order: dis.Instruction | None = None
     for i, ins in enumerate(instructions):
         if ins.opcode not in _LOCAL_OPS or ins.argval != name:
             continue
         if ins.opname == "STORE_FAST":
-            maker = _fresh(instructions, i)
-            if maker is None:
+            made = _fresh(instructions, i)
+            if made is None:
                 return ins, ("it is given a value that is not a new dict "
                              "({}, dict(), Counter(), defaultdict(int))")
+            maker, empty = made
             makers |= maker
+            typed = typed and empty
         elif ins.opname == "LOAD_FAST":
             reads = _window(instructions, i, name, consts)
             if isinstance(reads, dis.Instruction):
                 return reads, _use(reads)
-            used |= reads
+            used |= reads[0]
+            typed = typed and reads[1]
+            if reads[0] & _IN_ORDER and in_order is None:
+                in_order = ins
         elif ins.opname != "DELETE_FAST":
             return ins, "it is used in a way this proof does not follow"
+    if in_order is not None and not typed:
+        return in_order, ("its values are sorted, summed or searched for the largest, and not every "
+                          "value the code stores in it is shown a whole number (an int constant, or "
+                          "one of its values plus, minus or times one)")
     return used, makers
 
 
@@ -211,22 +229,23 @@ def _use(ins: dis.Instruction) -> str:
     return f"it is used by {op}, which this proof does not follow"
 
 
-def _fresh(instructions: list[dis.Instruction], i: int) -> set[str] | None:
-    """The globals ``instructions[i]`` (a store) relies on to store a fresh dict, or None."""
+def _fresh(instructions: list[dis.Instruction], i: int) -> tuple[set[str], bool] | None:
+    """The globals ``instructions[i]`` (a store) relies on to store a fresh dict, and
+    whether the dict is empty; None when the value stored is not shown a fresh dict."""
     if instructions[i].is_jump_target:
         return None
     before = [ins for ins in instructions[max(0, i - 5):i] if ins.opname not in _QUIET]
     if before and before[-1].opname == "BUILD_MAP":
-        return set()
+        return set(), before[-1].arg == 0
     if len(before) >= 2 and before[-1].opname == "CALL" and before[-1].arg == 0:
         call = before[-2]
         if call.opname == "LOAD_GLOBAL" and _null(call) and call.argval in ("dict", "Counter"):
-            return {call.argval}
+            return {call.argval}, True
     if len(before) >= 3 and before[-1].opname == "CALL" and before[-1].arg == 1:
         call, arg = before[-3], before[-2]
         if (call.opname == "LOAD_GLOBAL" and _null(call) and call.argval == "defaultdict"
                 and arg.opname == "LOAD_GLOBAL" and not _null(arg) and arg.argval == "int"):
-            return {"defaultdict", "int"}
+            return {"defaultdict", "int"}, True
     return None
 
 
@@ -241,18 +260,21 @@ _CONTAINERS = (_D, ("view", "keys"))  # `x in ...` by hash (values are searched 
 
 def _window(
     instructions: list[dis.Instruction], i: int, name: str, consts: tuple[Any, ...],
-) -> set[str] | dis.Instruction:
+) -> tuple[set[str], bool] | dis.Instruction:
     """Follow the dict loaded at ``instructions[i]`` until no trace of it is on the stack.
 
-    The builtins it is handed to, or the instruction where it may be observed in order.
+    The builtins it is handed to and whether every value it stores there is shown a
+    whole number, or the instruction where it may be observed in order.
     """
-    stack: list[Any] = [_D]
+    stack: list[Any] = _before(instructions, i, name)
     before = instructions[i - 1] if i else None
-    if (not instructions[i].is_jump_target and before is not None and before.opname == "LOAD_GLOBAL"
-            and _null(before) and before.argval in _READERS):
-        stack = ["null", ("builtin", before.argval), _D]
+    if (not stack and not instructions[i].is_jump_target and before is not None
+            and before.opname == "LOAD_GLOBAL" and _null(before) and before.argval in _READERS):
+        stack = ["null", ("builtin", before.argval)]  # the line is past the model: the call at least
+    stack.append(_D)
     used: set[str] = set()
     kw_names: Any = None
+    typed = True  # every value stored here is a whole number
 
     def pad(n: int) -> None:
         while len(stack) < n:
@@ -269,7 +291,7 @@ def _window(
 
     for ins in instructions[i + 1:]:
         if not any(ours(tag) for tag in stack):
-            return used
+            return used, typed
         op, arg = ins.opname, ins.arg or 0
         if ins.is_jump_target or ins.opcode in _JUMPS:
             return ins
@@ -279,7 +301,9 @@ def _window(
             kw_names = consts[arg]  # (dis shows no value for it on 3.11)
         elif op == "LOAD_FAST":
             stack.append(_D if ins.argval == name else "?")
-        elif op in ("LOAD_CONST", "LOAD_DEREF", "LOAD_NAME"):
+        elif op == "LOAD_CONST":
+            stack.append("int" if type(ins.argval) is int else "?")
+        elif op in ("LOAD_DEREF", "LOAD_NAME"):
             stack.append("?")
         elif op == "LOAD_GLOBAL":
             stack.extend(["?"] * (1 + _null(ins)))
@@ -299,9 +323,11 @@ def _window(
                 stack.extend(["?", "?"])
         elif op in ("BINARY_OP", "IS_OP", "COMPARE_OP"):
             # (Not even ``d == e``: when e's type is not dict, its __eq__ gets the dict.)
-            if any(ours(t) for t in pop(2)):
+            pair = pop(2)
+            if any(ours(t) for t in pair):
                 return ins
-            stack.append("?")
+            whole = op == "BINARY_OP" and arg in _INT_OPS and all(t in ("int", "dval") for t in pair)
+            stack.append("int" if whole else "?")
         elif op in ("UNARY_NOT", "UNARY_NEGATIVE", "UNARY_POSITIVE", "UNARY_INVERT"):
             if ours(pop(1)[0]):
                 return ins
@@ -310,11 +336,13 @@ def _window(
             container, key = pop(2)
             if ours(key) or (ours(container) and container != _D):
                 return ins
-            stack.append("?")
+            stack.append("dval" if container == _D else "?")
         elif op == "STORE_SUBSCR":
             value, container, key = pop(3)
             if ours(key) or ours(value) or (ours(container) and container != _D):
                 return ins
+            if container == _D and value not in ("int", "dval"):
+                typed = False
         elif op == "DELETE_SUBSCR":
             container, key = pop(2)
             if ours(key) or (ours(container) and container != _D):
@@ -346,7 +374,11 @@ def _window(
             if isinstance(func, tuple) and func[0] == "method":
                 if any(ours(t) for t in args):
                     return ins
-                stack.append(("view", func[1]) if func[1] in _VIEWS else "?")
+                method = func[1]
+                if method == "setdefault" and (len(args) < 2 or args[1] not in ("int", "dval")):
+                    typed = False  # stores its default
+                whole = method in ("get", "setdefault") and len(args) == 2 and args[1] in ("int", "dval")
+                stack.append(("view", method) if method in _VIEWS else "dval" if whole else "?")
             elif isinstance(func, tuple) and func[0] == "builtin" and null == "null":
                 reader = func[1]
                 positional, named = args[:len(args) - keywords], args[len(args) - keywords:]
@@ -370,6 +402,66 @@ def _window(
         else:
             return ins
     return instructions[-1]
+
+
+def _before(instructions: list[dis.Instruction], i: int, name: str) -> list[Any]:
+    """The modelled stack just before ``instructions[i]``, from the start of its line:
+    whole numbers ("int", "dval": a value read from the dict), the reader a dict is about
+    to be handed to; empty when the line holds what the model does not follow."""
+    start = i
+    while start > 0 and instructions[start].starts_line is None:
+        start -= 1
+    stack: list[Any] = []
+    for ins in instructions[start:i]:
+        op, arg = ins.opname, ins.arg or 0
+        if (ins.is_jump_target and ins is not instructions[start]) or ins.opcode in _JUMPS:
+            return []
+        if op in _QUIET:
+            continue
+        if op == "LOAD_CONST":
+            stack.append("int" if type(ins.argval) is int else "?")
+        elif op == "LOAD_GLOBAL":
+            if _null(ins):
+                stack.extend(["null", ("builtin", ins.argval) if ins.argval in _READERS else "?"])
+            else:
+                stack.append("?")
+        elif op == "LOAD_FAST":
+            stack.append(_D if ins.argval == name else "?")
+        elif op == "LOAD_ATTR":
+            if not stack:
+                return []
+            stack[-1] = "?"
+        elif op == "LOAD_METHOD":
+            if not stack:
+                return []
+            owner = stack.pop()
+            stack.extend([("get", owner)] * 2 if ins.argval == "get" and owner == _D else ["?", "?"])
+        elif op == "BINARY_OP":
+            if len(stack) < 2:
+                return []
+            pair = [stack.pop(), stack.pop()]
+            whole = arg in _INT_OPS and all(t in ("int", "dval") for t in pair)
+            stack.append("int" if whole else "?")
+        elif op == "BINARY_SUBSCR":
+            if len(stack) < 2:
+                return []
+            stack.pop()
+            stack[-1] = "?"
+        elif op == "CALL":
+            if len(stack) < arg + 2:
+                return []
+            args = stack[len(stack) - arg:]
+            del stack[len(stack) - arg:]
+            func = stack.pop()
+            stack.pop()
+            # A dict's get with a whole-number default gives a value of it: whole when every
+            # value stored is (checked where the dict is loaded, as the local's own proof).
+            dval = (isinstance(func, tuple) and func[0] == "get" and len(args) == 2
+                    and args[1] in ("int", "dval"))
+            stack.append("dval" if dval else "?")
+        else:
+            return []
+    return stack
 
 
 _DICT_MAKERS = frozenset({"dict", "Counter", "defaultdict", "OrderedDict"})
@@ -456,6 +548,8 @@ def _unchanged(frame: types.FrameType, blind: Blind) -> bool:
     """Whether the names the proof relies on still mean what they meant to the proof,
     and every global name the code loads holds what cannot reach a frame (:func:`_safe`)."""
     module, builtin = frame.f_globals, frame.f_builtins
+    if type(module) is not dict or type(builtin) is not dict:
+        return False  # a mapping of another kind answers a name by its own __getitem__
     for name in blind.builtins:
         if module.get(name, _MISSING) is not _MISSING or builtin.get(name) is not _BUILTINS[name]:
             return False
@@ -477,6 +571,7 @@ _SAFE_BUILTINS = (
 )
 _SCALARS = frozenset({int, str, bytes, float, bool, complex, type(None), *NAME_TYPES})
 _BUDGET = 2_000  # objects looked at per check; past it, not shown safe
+_DEPTH = 50  # containers within containers looked into; deeper, not shown safe
 _SAFE_IDS: list[frozenset[int]] = []
 
 
@@ -491,25 +586,28 @@ def _safe_ids() -> frozenset[int]:
     return _SAFE_IDS[0]
 
 
-def _safe(value: Any, seen: dict[int, Any], budget: list[int]) -> bool:
+def _safe(value: Any, seen: dict[int, Any], budget: list[int], depth: int = 0) -> bool:
     """Whether ``value`` (what a global name holds) can be shown to reach no frame: a plain
     value, a container of safe values, a safe builtin, drawdsl's own function, or a Python
     function whose code passes :func:`_code_ok` and whose globals, closure, defaults and
     attributes are safe.  Anything else (a module, a class, a partial) is not shown safe:
     ``peek = functools.partial(locals)`` hands over the generator's own variables."""
     t = type(value)
+    if type(t) is not type:
+        return False  # a metaclass of the spec's: its == and hash answer for the type
     if t in _SCALARS or id(value) in seen:
         return True
     if id(value) in _safe_ids():
         return True
     budget[0] -= 1
-    if budget[0] < 0:
+    if budget[0] < 0 or depth > _DEPTH:
         return False
     seen[id(value)] = value
-    if t in (tuple, list, set, frozenset):
-        return all(_safe(item, seen, budget) for item in value)
+    if t is tuple or t is list or t is set or t is frozenset:
+        return all(_safe(item, seen, budget, depth + 1) for item in value)
     if t is dict:
-        return all(_safe(k, seen, budget) and _safe(v, seen, budget) for k, v in value.items())
+        return all(_safe(k, seen, budget, depth + 1) and _safe(v, seen, budget, depth + 1)
+                   for k, v in value.items())
     if t is not types.FunctionType:
         return False
     code = value.__code__
@@ -521,7 +619,9 @@ def _safe(value: Any, seen: dict[int, Any], budget: list[int]) -> bool:
     parts = [module.get(name, builtin.get(name)) for name in _globals_loaded(code)]
     parts += [cell.cell_contents for cell in value.__closure__ or () if _filled(cell)]
     parts += [*(value.__defaults__ or ()), *(value.__kwdefaults__ or {}).values(), *value.__dict__.values()]
-    return all(_safe(part, seen, budget) for part in parts)
+    # Every other attribute that can hold any object (``f.__doc__ = locals``).
+    parts += [value.__doc__, value.__module__, value.__name__, value.__qualname__, value.__annotations__]
+    return all(_safe(part, seen, budget, depth + 1) for part in parts)
 
 
 def _filled(cell: Any) -> bool:
@@ -765,7 +865,7 @@ def blind_step(step: Any, state: Any) -> bool:
     what :func:`_safe` shows harmless, and a tuple state where it unpacks one."""
     last = _LAST[0]
     if last[0] is step:
-        blind, unpacks = last[1], last[2]
+        blind, unpacks, sorts = last[1], last[2], last[3]
     else:
         if type(step) is not types.FunctionType:
             return False
@@ -773,20 +873,42 @@ def blind_step(step: Any, state: Any) -> bool:
         if code not in _STEP_PROOFS:
             _STEP_PROOFS[code] = _prove_step(code)
         proof = _STEP_PROOFS[code]
-        blind, unpacks = _blind_now(step, proof), proof is not None and proof.unpacks
-        _LAST[0] = (step, blind, unpacks)
-    return blind and not (unpacks and type(state) is not tuple)
+        blind = _blind_now(step, proof)
+        unpacks = proof is not None and proof.unpacks
+        sorts = proof is not None and bool(proof.called & _IN_ORDER)
+        _LAST[0] = (step, blind, unpacks, sorts)
+    if not blind or (unpacks and type(state) is not tuple):
+        return False
+    # sorted, max and min keep the first of two items that are neither larger nor smaller
+    # (a NaN, two frozensets): only over items of one type where equal means the same.
+    return not sorts or _uniform(state)
+
+
+def _uniform(value: Any) -> bool:
+    """Whether every frozenset in ``value`` (through tuples) holds items of one exact type
+    among ``int``, ``str``, ``bytes`` (or a shown card field)."""
+    stack = [value]
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t is frozenset:
+            kinds = {type(item) for item in x}
+            if len(kinds) > 1 or not kinds <= _KEY_TYPES:
+                return False
+        elif t is tuple or (issubclass(t, tuple) and hasattr(t, "_fields")):
+            stack.extend(tuple.__iter__(x))
+    return True
 
 
 #: The last step asked about and its verdict: one loop asks for every state it makes.
 #: Forgotten at the start of every evaluation (:func:`forget`), so that a global name
 #: rebound between two evaluations is looked at again.
-_LAST: list[tuple[Any, bool, bool]] = [(None, False, False)]
+_LAST: list[tuple[Any, bool, bool, bool]] = [(None, False, False, False)]
 
 
 def forget() -> None:
     """Forget the last verdict of :func:`blind_step`."""
-    _LAST[0] = (None, False, False)
+    _LAST[0] = (None, False, False, False)
 
 
 def _blind_now(step: Any, proof: _StepProof | None) -> bool:

@@ -144,3 +144,18 @@ def test_blind_steps_merge_states_in_either_order() -> None:
     chances(loop(frozenset(), first), deck, symmetric=False,
             progress=lambda draws, states: widths.append(states))
     assert widths[1] > 10  # the sets that list their cards in two orders stay apart
+
+
+def largest(seen: frozenset[Any], card: Any) -> Any:
+    return done(repr(max(seen))) if len(seen) == 2 else seen | {card}
+
+
+def test_sorting_a_state_with_items_that_do_not_order_keeps_it_in_order() -> None:
+    # Frozensets of frozensets: {0} and {14} are neither larger nor smaller (no subset),
+    # so max keeps the first, and they fall in one slot (listed in the order they came).
+    cards = [frozenset({0}), frozenset({14}), frozenset({5})]
+    deck = Cards(cards)
+    spec = loop(frozenset(), largest)
+    assert chances(spec, deck) == chances(spec, deck, merge=False) == brute_force(spec, deck)
+    assert not blind_step(largest, frozenset(cards[:2]))
+    assert blind_step(largest, frozenset({1, 2}))  # whole numbers: max has one answer
