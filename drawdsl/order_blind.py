@@ -823,14 +823,15 @@ class _StepProof:
     unpacks: bool
 
 
-def _prove_step(code: types.CodeType) -> _StepProof | None:
-    """Whether the step function of ``code`` (state first) never reads a frozenset of its
-    state in order: its values are only unpacked (the state itself), indexed, compared,
-    searched (``in``), combined (``|``, ``-``, ``+``), put in new tuples, returned, and
-    handed to ``len``, ``sorted``, ``max``, ``min``, ``any``, ``all``, ``done`` or ``fail``."""
-    if code.co_argcount < 1 or code.co_cellvars or code.co_freevars or not _code_ok(code):
+def _prove_step(code: types.CodeType, position: int = 0) -> _StepProof | None:
+    """Whether the step function of ``code`` (the state its parameter ``position``: 1
+    after a method's ``self``) never reads a frozenset of its state in order: its values
+    are only unpacked (the state itself), indexed, compared, searched (``in``), combined
+    (``|``, ``-``, ``+``), put in new tuples, returned, and handed to ``len``, ``sorted``,
+    ``max``, ``min``, ``any``, ``all``, ``done`` or ``fail``."""
+    if code.co_argcount <= position or code.co_cellvars or code.co_freevars or not _code_ok(code):
         return None
-    param = code.co_varnames[0]
+    param = code.co_varnames[position]
     instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
     tainted = {param}
     called: set[str] = set()
@@ -856,7 +857,65 @@ def _prove_step(code: types.CodeType) -> _StepProof | None:
     return _StepProof(code, frozenset(called), unpacks)
 
 
-_STEP_PROOFS: dict[types.CodeType, _StepProof | None] = {}
+_STEP_PROOFS: dict[tuple[types.CodeType, int], _StepProof | None] = {}
+
+
+def _step_function(step: Any) -> tuple[types.FunctionType, Any] | None:
+    """The Python function a loop step runs, and the object it is a method of (None for a
+    plain function): a function, a bound method, or an object whose class's ``__call__``
+    is a function.  None for anything else."""
+    t = type(step)
+    if t is types.FunctionType:
+        return step, None
+    if t is types.MethodType:
+        func = step.__func__
+        return (func, step.__self__) if type(func) is types.FunctionType else None
+    if type(t) is not type:
+        return None
+    call = next((klass.__dict__["__call__"] for klass in t.__mro__ if "__call__" in klass.__dict__), None)
+    return (call, step) if type(call) is types.FunctionType else None
+
+
+_OBJECT_NAMES = frozenset(vars(object)) | {
+    "__dict__", "__weakref__", "__module__", "__qualname__", "__slots__", "__annotations__",
+    "__match_args__", "__dataclass_fields__", "__dataclass_params__",
+}
+
+
+def _safe_owner(owner: Any) -> bool:
+    """Whether the object a step method belongs to holds only what :func:`_safe` shows
+    harmless: its class's attributes (every class of its MRO but object; no metaclass,
+    no ``__getattr__`` of its own) and its own attributes (``self.limit``)."""
+    t = type(owner)
+    if type(t) is not type or t.__module__ == "builtins":
+        return False
+    seen: dict[int, Any] = {}
+    budget = [_BUDGET]
+    for klass in t.__mro__[:-1]:
+        if type(klass) is not type:
+            return False
+        for name, value in klass.__dict__.items():
+            if name in ("__getattr__", "__getattribute__", "__setattr__"):
+                return False
+            if name in _OBJECT_NAMES and name != "__call__":
+                continue
+            kind = type(value)
+            if kind in (staticmethod, classmethod):
+                value = value.__func__
+            elif kind in (types.MemberDescriptorType, types.GetSetDescriptorType):
+                continue  # a slot: its value is the owner's, looked at below
+            if not _safe(value, seen, budget):
+                return False
+    own = list(vars(owner).values()) if hasattr(owner, "__dict__") else []
+    for klass in t.__mro__:
+        for slot in klass.__dict__.get("__slots__", ()):
+            descriptor = klass.__dict__.get(slot)
+            if type(descriptor) is types.MemberDescriptorType:
+                try:
+                    own.append(descriptor.__get__(owner, t))
+                except AttributeError:
+                    continue
+    return all(_safe(value, seen, budget) for value in own)
 
 
 def blind_step(step: Any, state: Any) -> bool:
@@ -867,13 +926,16 @@ def blind_step(step: Any, state: Any) -> bool:
     if last[0] is step:
         blind, unpacks, sorts = last[1], last[2], last[3]
     else:
-        if type(step) is not types.FunctionType:
+        found = _step_function(step)
+        if found is None:
             return False
-        code = step.__code__
-        if code not in _STEP_PROOFS:
-            _STEP_PROOFS[code] = _prove_step(code)
-        proof = _STEP_PROOFS[code]
-        blind = _blind_now(step, proof)
+        func, owner = found
+        code = func.__code__
+        position = 0 if owner is None else 1
+        if (code, position) not in _STEP_PROOFS:
+            _STEP_PROOFS[code, position] = _prove_step(code, position)
+        proof = _STEP_PROOFS[code, position]
+        blind = _blind_now(func, proof) and (owner is None or _safe_owner(owner))
         unpacks = proof is not None and proof.unpacks
         sorts = proof is not None and bool(proof.called & _IN_ORDER)
         _LAST[0] = (step, blind, unpacks, sorts)

@@ -159,3 +159,39 @@ def test_sorting_a_state_with_items_that_do_not_order_keeps_it_in_order() -> Non
     assert chances(spec, deck) == chances(spec, deck, merge=False) == brute_force(spec, deck)
     assert not blind_step(largest, frozenset(cards[:2]))
     assert blind_step(largest, frozenset({1, 2}))  # whole numbers: max has one answer
+
+
+class RepeatWithin:
+    """A step as a callable object: the state is its second parameter."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+
+    def __call__(self, seen: frozenset[int], card: int) -> Any:
+        if card in seen:
+            return done(len(seen) + 1)
+        return done(0) if len(seen) + 1 >= self.limit else seen | {card}
+
+
+class PeekingStep:
+    """Reads the order through its own frame, by a class attribute holding locals."""
+
+    peek = staticmethod(locals)
+
+    def __call__(self, seen: frozenset[int], card: int) -> Any:
+        return done(next(iter(self.peek()["seen"]))) if len(seen) == 2 else seen | {card}
+
+
+class OrderStep:
+    def first(self, seen: frozenset[int], card: int) -> Any:
+        return done(next(iter(seen))) if len(seen) == 2 else seen | {card}
+
+
+@given(COLLIDING)
+def test_steps_that_are_objects_or_methods(deck: Cards[int]) -> None:
+    for step in (RepeatWithin(4), PeekingStep(), OrderStep().first):
+        spec = loop(frozenset(), step)
+        assert chances(spec, deck) == chances(spec, deck, merge=False) == brute_force(spec, deck)
+    assert blind_step(RepeatWithin(4), frozenset({0, 8}))
+    assert not blind_step(PeekingStep(), frozenset({0, 8}))
+    assert not blind_step(OrderStep().first, frozenset({0, 8}))
