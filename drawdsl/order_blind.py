@@ -608,6 +608,8 @@ def _safe(value: Any, seen: dict[int, Any], budget: list[int], depth: int = 0) -
     if t is dict:
         return all(_safe(k, seen, budget, depth + 1) and _safe(v, seen, budget, depth + 1)
                    for k, v in value.items())
+    if t is type:
+        return _safe_class(value, seen, budget, depth)  # a class of the spec's (isinstance(x, C))
     if t is not types.FunctionType:
         return False
     code = value.__code__
@@ -701,7 +703,14 @@ _STATE_METHODS = frozenset({
 })
 #: Callables a state's values may be handed to: their results do not depend on a
 #: frozenset's order (its items are distinct, so sorted, max and min have one answer).
+#: ``done`` and ``fail`` too, but a finished value holding the state's frozenset carries
+#: its order out of the loop, to whatever reads it next (``.map(lambda s: next(iter(s)))``):
+#: such a step merges only states whose frozensets list their items in one order
+#: (:func:`_canonical`).
 _STATE_READERS = frozenset({"len", "sorted", "max", "min", "any", "all", "done", "fail"})
+_FINISH = frozenset({"done", "fail"})
+#: ``%`` (text formatting, and in place).
+_FORMATS = frozenset({6, 19})
 _T = "state"  # the tag of a value made from the loop state on the modelled stack
 
 
@@ -714,11 +723,12 @@ def _step_window(
     The locals it is stored in, the callables it is handed to, and whether the state
     itself is unpacked; None when a frozenset in it may be read in order.
     """
-    stack: list[Any] = [_T]
+    stack: list[Any] = _seed(instructions, i)
     before = instructions[i - 1] if i else None
-    if (not instructions[i].is_jump_target and before is not None and before.opname == "LOAD_GLOBAL"
-            and _null(before)):
-        stack = ["null", ("global", before.argval), _T]
+    if (not stack and not instructions[i].is_jump_target and before is not None
+            and before.opname == "LOAD_GLOBAL" and _null(before)):
+        stack = ["null", ("global", before.argval)]
+    stack.append(_T)
     stored: set[str] = set()
     called: set[str] = set()
     unpacks = False
@@ -765,7 +775,10 @@ def _step_window(
             else:
                 stack.extend(["?", "?"])
         elif op in ("BINARY_OP", "BINARY_SUBSCR"):
-            stack.append(_T if any(ours(t) for t in pop(2)) else "?")
+            pair = pop(2)
+            if op == "BINARY_OP" and arg in _FORMATS and any(ours(t) for t in pair):
+                return None  # "%s" % (seen,): text in the frozenset's order
+            stack.append(_T if any(ours(t) for t in pair) else "?")
         elif op in ("COMPARE_OP", "IS_OP", "CONTAINS_OP"):
             pop(2)
             stack.append("?")
@@ -797,13 +810,17 @@ def _step_window(
             given, kw_names = kw_names, None
             if isinstance(func, tuple) and func[0] == "method":
                 stack.append(_T)
+            elif ours(func) or ours(null):
+                return None  # a callable read off the state (seen.__iter__)
             elif any(ours(t) for t in args):
                 # (No keyword: sorted(key=...) and max(key=...) keep the first of a tie.)
                 if given or not (isinstance(func, tuple) and func[0] == "global" and null == "null"
                                  and func[1] in _STATE_READERS):
                     return None
                 called.add(func[1])
-                stack.append("?")
+                # sorted, max and min may hand back the state's own frozenset
+                # (max(seen, frozenset()), sorted((seen,))[0]): still the state's.
+                stack.append("?" if func[1] in ("len", "any", "all", *_FINISH) else _T)
             else:
                 stack.append("?")
         elif op == "RETURN_VALUE" or op == "POP_TOP":
@@ -812,6 +829,52 @@ def _step_window(
             return None
         previous = ins
     return (stored, called, unpacks) if not any(ours(tag) for tag in stack) else None
+
+
+def _seed(instructions: list[dis.Instruction], i: int) -> list[Any]:
+    """The top of the modelled stack just before ``instructions[i]``, from the start of its
+    line (or its last branch): the global functions about to be called
+    (``done(sorted(seen)[0])``); anything else unknown, and what lies below unknown."""
+    start = i
+    while start > 0 and instructions[start].starts_line is None:
+        start -= 1
+    stack: list[Any] = []
+
+    def take(n: int) -> None:
+        del stack[max(0, len(stack) - n):]
+
+    for ins in instructions[start:i]:
+        op, arg = ins.opname, ins.arg or 0
+        if ins.is_jump_target or ins.opcode in _JUMPS:
+            stack = []  # a branch: what is below is not known here
+            if ins.opcode in _JUMPS:
+                continue
+        if op in _QUIET or op == "KW_NAMES":
+            continue
+        if op == "LOAD_GLOBAL":
+            stack.extend(["null", ("global", ins.argval)] if _null(ins) else ["?"])
+        elif op in ("LOAD_CONST", "LOAD_FAST", "LOAD_DEREF"):
+            stack.append("?")
+        elif op in ("LOAD_ATTR", "UNARY_NOT", "UNARY_NEGATIVE", "UNARY_INVERT", "UNARY_POSITIVE"):
+            take(1)
+            stack.append("?")
+        elif op == "LOAD_METHOD":
+            take(1)
+            stack.extend(["?", "?"])
+        elif op in ("BINARY_OP", "BINARY_SUBSCR", "COMPARE_OP", "CONTAINS_OP", "IS_OP"):
+            take(2)
+            stack.append("?")
+        elif op in ("BUILD_TUPLE", "BUILD_LIST", "BUILD_SET"):
+            take(arg)
+            stack.append("?")
+        elif op == "CALL":
+            take(arg + 2)
+            stack.append("?")
+        elif op == "POP_TOP":
+            take(1)
+        else:
+            stack = []
+    return stack
 
 
 @dataclass(frozen=True)
@@ -876,10 +939,34 @@ def _step_function(step: Any) -> tuple[types.FunctionType, Any] | None:
     return (call, step) if type(call) is types.FunctionType else None
 
 
-_OBJECT_NAMES = frozenset(vars(object)) | {
-    "__dict__", "__weakref__", "__module__", "__qualname__", "__slots__", "__annotations__",
+#: A class's own entries that hold no code of its (the others are checked, methods too).
+_CLASS_DATA = frozenset({
+    "__dict__", "__weakref__", "__module__", "__qualname__", "__doc__", "__slots__", "__annotations__",
     "__match_args__", "__dataclass_fields__", "__dataclass_params__",
-}
+})
+
+
+def _safe_class(cls: type, seen: dict[int, Any], budget: list[int], depth: int) -> bool:
+    """Whether a class of the spec's (no metaclass, no ``__getattr__`` of its own) holds
+    only what :func:`_safe` shows harmless, through its MRO but object."""
+    if type(cls) is not type or cls.__module__ == "builtins":
+        return False
+    for klass in cls.__mro__[:-1]:
+        if type(klass) is not type or klass.__module__ == "builtins":
+            return False
+        for name, value in klass.__dict__.items():
+            if name in ("__getattr__", "__getattribute__", "__setattr__", "__init_subclass__"):
+                return False
+            if name in _CLASS_DATA:
+                continue
+            kind = type(value)
+            if kind in (staticmethod, classmethod):
+                value = value.__func__
+            elif kind in (types.MemberDescriptorType, types.GetSetDescriptorType):
+                continue  # a slot: its value is an instance's
+            if not _safe(value, seen, budget, depth + 1):
+                return False
+    return True
 
 
 def _safe_owner(owner: Any) -> bool:
@@ -887,25 +974,10 @@ def _safe_owner(owner: Any) -> bool:
     harmless: its class's attributes (every class of its MRO but object; no metaclass,
     no ``__getattr__`` of its own) and its own attributes (``self.limit``)."""
     t = type(owner)
-    if type(t) is not type or t.__module__ == "builtins":
-        return False
     seen: dict[int, Any] = {}
     budget = [_BUDGET]
-    for klass in t.__mro__[:-1]:
-        if type(klass) is not type:
-            return False
-        for name, value in klass.__dict__.items():
-            if name in ("__getattr__", "__getattribute__", "__setattr__"):
-                return False
-            if name in _OBJECT_NAMES and name != "__call__":
-                continue
-            kind = type(value)
-            if kind in (staticmethod, classmethod):
-                value = value.__func__
-            elif kind in (types.MemberDescriptorType, types.GetSetDescriptorType):
-                continue  # a slot: its value is the owner's, looked at below
-            if not _safe(value, seen, budget):
-                return False
+    if not _safe_class(t, seen, budget, 0):
+        return False
     own = list(vars(owner).values()) if hasattr(owner, "__dict__") else []
     for klass in t.__mro__:
         for slot in klass.__dict__.get("__slots__", ()):
@@ -924,7 +996,7 @@ def blind_step(step: Any, state: Any) -> bool:
     what :func:`_safe` shows harmless, and a tuple state where it unpacks one."""
     last = _LAST[0]
     if last[0] is step:
-        blind, unpacks, sorts = last[1], last[2], last[3]
+        blind, unpacks, sorts, escapes = last[1], last[2], last[3], last[4]
     else:
         found = _step_function(step)
         if found is None:
@@ -937,13 +1009,31 @@ def blind_step(step: Any, state: Any) -> bool:
         proof = _STEP_PROOFS[code, position]
         blind = _blind_now(func, proof) and (owner is None or _safe_owner(owner))
         unpacks = proof is not None and proof.unpacks
-        sorts = proof is not None and bool(proof.called & _IN_ORDER)
-        _LAST[0] = (step, blind, unpacks, sorts)
+        sorts = proof is not None and bool(proof.called & (_IN_ORDER | _FINISH))
+        escapes = proof is not None and bool(proof.called & _FINISH)
+        _LAST[0] = (step, blind, unpacks, sorts, escapes)
     if not blind or (unpacks and type(state) is not tuple):
         return False
     # sorted, max and min keep the first of two items that are neither larger nor smaller
     # (a NaN, two frozensets): only over items of one type where equal means the same.
-    return not sorts or _uniform(state)
+    # A finished value may hold the frozenset: then only states listing it in one order.
+    return (not sorts or _uniform(state)) and (not escapes or _canonical(state))
+
+
+def _canonical(value: Any) -> bool:
+    """Whether every frozenset in ``value`` (through tuples; items of one exact type, see
+    :func:`_uniform`) lists its items as one made from them in sorted order does: states
+    that pass list them alike, so merging them hands on the same order."""
+    stack = [value]
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t is frozenset:
+            if len(x) > 1 and tuple(x) != tuple(frozenset(sorted(x))):
+                return False
+        elif t is tuple or (issubclass(t, tuple) and hasattr(t, "_fields")):
+            stack.extend(tuple.__iter__(x))
+    return True
 
 
 def _uniform(value: Any) -> bool:
@@ -965,12 +1055,12 @@ def _uniform(value: Any) -> bool:
 #: The last step asked about and its verdict: one loop asks for every state it makes.
 #: Forgotten at the start of every evaluation (:func:`forget`), so that a global name
 #: rebound between two evaluations is looked at again.
-_LAST: list[tuple[Any, bool, bool, bool]] = [(None, False, False, False)]
+_LAST: list[tuple[Any, bool, bool, bool, bool]] = [(None, False, False, False, False)]
 
 
 def forget() -> None:
     """Forget the last verdict of :func:`blind_step`."""
-    _LAST[0] = (None, False, False, False)
+    _LAST[0] = (None, False, False, False, False)
 
 
 def _blind_now(step: Any, proof: _StepProof | None) -> bool:
@@ -990,7 +1080,7 @@ def _blind_now(step: Any, proof: _StepProof | None) -> bool:
 def _state_readers() -> dict[str, Any]:
     import drawdsl  # here: drawdsl imports this module
 
-    return {**{name: getattr(builtins, name) for name in _STATE_READERS - {"done", "fail"}},
+    return {**{name: getattr(builtins, name) for name in _STATE_READERS - _FINISH},
             "done": drawdsl.done, "fail": drawdsl.fail}
 
 
