@@ -40,8 +40,13 @@ integers or strings, equal means the same value, so ``sorted``, ``max``, ``min``
 ``sum`` give the same result in any order, and the frame key may key the dict by its
 items alone.
 
+Loop states get the same care for their frozensets (:func:`loop_key`, :func:`blind_step`):
+``frozenset({0}) | {8}`` lists 0 first and ``frozenset({8}) | {0}`` lists 8 first, so a
+state's frozensets are keyed in their order unless the step is shown blind to it.
+
 Outside the proof, as outside the purity contract specs already follow: the cards'
-own methods, code patching ``builtins`` while the generator runs, and the identity of
+own methods, code patching ``builtins`` while a spec runs, rebinding a name a step uses
+between building a loop and evaluating it (that edits the spec), and the identity of
 equal integers (``max(d.values()) is x``: merging keys numbers by value everywhere,
 not only here).
 
@@ -112,6 +117,8 @@ _FRAME_READERS = frozenset({
 _QUIET = frozenset({"CACHE", "NOP", "EXTENDED_ARG", "PRECALL", "RESUME"})
 _LOCAL_OPS = frozenset(dis.haslocal) | frozenset(dis.hasfree)
 _JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
+#: Jumps that pop the value they test (its truth, or whether it is None).
+_TESTS = frozenset(name for name in dis.opmap if name.startswith("POP_JUMP") and "IF" in name)
 _BUILTINS = {name: getattr(builtins, name) for name in (*_READERS, "int", "dict")}
 
 _KEY_TYPES = frozenset({int, str, bytes, *NAME_TYPES})
@@ -293,6 +300,11 @@ def _window(
         if not any(ours(tag) for tag in stack):
             return used, typed
         op, arg = ins.opname, ins.arg or 0
+        if op in _TESTS and not ins.is_jump_target:
+            pop(1)  # `if counts:`: a truth or a None test reads no order
+            if any(ours(tag) for tag in stack):
+                return ins
+            continue
         if ins.is_jump_target or ins.opcode in _JUMPS:
             return ins
         if op in _QUIET:
@@ -752,6 +764,11 @@ def _step_window(
         if not any(ours(tag) for tag in stack):
             return stored, called, unpacks
         op, arg = ins.opname, ins.arg or 0
+        if op in _TESTS and not ins.is_jump_target:
+            pop(1)  # `if seen:`, `if state is None:`: a truth or a None test reads no order
+            if any(ours(tag) for tag in stack):
+                return None
+            continue
         if (ins.is_jump_target and op != "RETURN_VALUE") or ins.opcode in _JUMPS:
             return None  # (both arms of `a if c else b` end at one return: it returns either)
         if op in _QUIET:

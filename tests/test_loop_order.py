@@ -45,8 +45,14 @@ def union_method(seen: frozenset[int], card: int) -> Any:
     return done(sorted(seen)[0]) if len(seen) == 2 else seen.union({card})
 
 
-BLIND = [until_repeat, counted, union_method]
-STARTS = {until_repeat: frozenset(), counted: (0, frozenset()), union_method: frozenset()}
+def from_none(seen: frozenset[int] | None, card: int) -> Any:
+    if seen is None:  # a test of the state itself: `is None`, or its truth, reads no order
+        return frozenset({card})
+    return done(len(seen)) if len(seen) == 3 or not seen else seen | {card}
+
+
+BLIND = [until_repeat, counted, union_method, from_none]
+STARTS = {until_repeat: frozenset(), counted: (0, frozenset()), union_method: frozenset(), from_none: None}
 
 
 # --------------------------------------------------------------------------- adversarial: they read the order
