@@ -39,7 +39,7 @@ import types
 from collections.abc import Generator
 from typing import Any
 
-from drawdsl.keys import strict_key
+from drawdsl.keys import set_layout, strict_key
 from drawdsl.order_blind import blind_dicts, unordered
 from drawdsl.probes import NAME_TYPES, Hidden, serial
 
@@ -97,10 +97,17 @@ def _freeze(obj: Any, memo: dict[int, int], keep: list[Any]) -> Any:
     keep.append(obj)  # alive until the key is made: ids stay unique
     if t is Hidden:
         return ("hidden", serial(obj))  # a hidden card field: which one it is
-    if t is tuple or t is frozenset:
-        parts = [_freeze(x, memo, keep) for x in obj]
-        return (t, tuple(parts) if t is tuple else frozenset(parts))
-    if t is list or t is set or t is bytearray:
+    if t is tuple:
+        return (t, tuple([_freeze(x, memo, keep) for x in obj]))
+    if t is frozenset or t is set:
+        # Where each item sits in its own slot, the items and the table say where: two
+        # equal sets can list their items in two orders, or in one order from other slots
+        # (keys.set_layout).  Otherwise the set is kept apart (never merged).
+        layout = set_layout(obj)
+        if layout is None:
+            return _Same(obj)
+        return (t, frozenset([_freeze(x, memo, keep) for x in obj]), layout)
+    if t is list or t is bytearray:
         return (t, tuple([_freeze(x, memo, keep) for x in obj]))
     if isinstance(obj, dict):
         extra = _freeze(getattr(obj, "default_factory", None), memo, keep)

@@ -6,11 +6,13 @@ behave differently would give a wrong number, so every key that decides a merge 
 states, finished values inside specs, generator histories, combinator parameters,
 the witness search's memory) is a *strict key*: the value tagged with its exact type,
 all the way down through tuples and frozensets, floats by their bits.  A frozenset is
-keyed in its iteration order: two equal frozensets can list their items in different
-orders (``frozenset({0}) | {8}`` gives ``[0, 8]``, ``frozenset({8}) | {0}`` gives
-``[8, 0]``: both hash to slot 0), and a step reading ``next(iter(state))`` tells them
-apart.  An *outcome* is keyed by its items alone (:func:`outcome_key`): the answer is
-about values, and equal frozensets are one outcome.
+keyed by its items and its table when every item sits in its own slot
+(:func:`set_layout`), else by which object it is: two equal frozensets can list their
+items in different orders (``frozenset({0}) | {8}`` gives ``[0, 8]``,
+``frozenset({8}) | {0}`` gives ``[8, 0]``: both hash to slot 0), or list them alike
+and hold them in different slots, and a step reading ``next(iter(state))`` (or the
+order of ``state | {1}``) tells them apart.  An *outcome* is keyed by its items alone
+(:func:`outcome_key`): the answer is about values, and equal frozensets are one outcome.
 
 >>> strict_key(1) == strict_key(True)
 False
@@ -23,12 +25,13 @@ False
 from __future__ import annotations
 
 import struct
+import sys
 from decimal import Decimal
 from typing import Any
 
 from drawdsl.probes import Hidden, serial
 
-__all__ = ["outcome_key", "strict_key"]
+__all__ = ["outcome_key", "set_layout", "strict_key"]
 
 _PLAIN = frozenset({int, str, bool, bytes, type(None)})
 
@@ -51,15 +54,16 @@ class _Itself:
 
 def strict_key(value: Any) -> Any:
     """A hashable key equal for two values only when they have the same types throughout
-    and are equal (floats bit for bit; a NaN only to itself; frozensets item by item in
-    their iteration order).  Unhashable values raise TypeError.
+    and are equal (floats bit for bit; a NaN only to itself; frozensets by their items
+    where every item sits in its own slot, else only to themselves).  Unhashable values
+    raise TypeError.
 
     Values of other types are keyed by their type and themselves: a type's own ``==``
     is trusted among values of that type.  The placeholder of a hidden card field
     (:class:`~drawdsl.probes.Hidden`) is keyed by which placeholder it is, never used.
 
     >>> strict_key((1, frozenset({2})))
-    (<class 'tuple'>, ((<class 'int'>, 1), (<class 'frozenset'>, ((<class 'int'>, 2),))))
+    (<class 'tuple'>, ((<class 'int'>, 1), (<class 'frozenset'>, (frozenset({(<class 'int'>, 2)}), 8))))
     >>> nan = float("nan")
     >>> strict_key(nan) == strict_key(nan), strict_key(nan) == strict_key(float("nan"))
     (True, False)
@@ -84,7 +88,10 @@ def _key(value: Any, ordered: bool) -> Any:
         return (float, struct.pack("<d", value))
     if t is frozenset:
         items = [_key(item, ordered) for item in value]
-        return (frozenset, tuple(items) if ordered else frozenset(items))
+        if not ordered:
+            return (frozenset, frozenset(items))
+        layout = set_layout(value)
+        return (frozenset, (frozenset(items), layout) if layout is not None else _Itself(value))
     if t is Hidden:
         return (Hidden, serial(value))
     if t is complex:
@@ -104,6 +111,34 @@ def _key(value: Any, ordered: bool) -> Any:
         ]))
     hash(value)  # unhashable values raise here, as they would as plain keys (and an atom
     return (t, value)  # of a traced run checks who keys it: drawdsl.atoms)
+
+
+_EMPTY_SIZE = sys.getsizeof(frozenset())
+_SMALL_TABLE = 8  # the table a set holds inside itself (CPython's PySet_MINSIZE)
+
+
+def set_layout(value: frozenset[Any] | set[Any]) -> int | None:
+    """The size of a set's table when its items determine where each one sits (each at
+    the slot its hash points to, none pushed along by another), else None.
+
+    Two equal sets can list their items in different orders, and even in one order hold
+    them in different slots, which the order of the sets made from them shows
+    (``s | {1}``).  Where every item sits in its own slot, the items and the table's
+    size say it all.
+
+    >>> set_layout(frozenset({1, 2})), set_layout(frozenset({0, 8}))
+    (8, None)
+    """
+    extra = sys.getsizeof(value) - (_EMPTY_SIZE if type(value) is frozenset else _SET_SIZE)
+    table = _SMALL_TABLE if extra <= 0 else extra // 16
+    mask = table - 1
+    homes = [hash(item) & mask for item in value]
+    if len(set(homes)) != len(homes) or homes != sorted(homes):
+        return None  # two items share a slot, or one sits past its own: the history shows
+    return table
+
+
+_SET_SIZE = sys.getsizeof(set())
 
 
 def outcome_key(value: Any) -> Any:

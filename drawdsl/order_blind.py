@@ -717,31 +717,39 @@ _STATE_METHODS = frozenset({
 #: frozenset's order (its items are distinct, so sorted, max and min have one answer).
 #: ``done`` and ``fail`` too, but a finished value holding the state's frozenset carries
 #: its order out of the loop, to whatever reads it next (``.map(lambda s: next(iter(s)))``):
-#: such a step merges only states whose frozensets list their items in one order
-#: (:func:`_canonical`).
+#: such a step keeps the strict key (the items and the slots, see keys.set_layout).
 _STATE_READERS = frozenset({"len", "sorted", "max", "min", "any", "all", "done", "fail"})
 _FINISH = frozenset({"done", "fail"})
 #: ``%`` (text formatting, and in place).
 _FORMATS = frozenset({6, 19})
-_T = "state"  # the tag of a value made from the loop state on the modelled stack
+_T = "state"  # the tag of a value of the loop state alone on the modelled stack
+_TM = "mixed"  # a value holding the state's values and others
 
 
 def _step_window(
-    instructions: list[dis.Instruction], i: int, tainted: set[str], consts: tuple[Any, ...],
+    instructions: list[dis.Instruction], i: int, tainted: dict[str, bool], consts: tuple[Any, ...],
     param: str,
-) -> tuple[set[str], set[str], bool] | None:
+) -> tuple[dict[str, bool], set[str], bool] | None:
     """Follow a value of the state loaded at ``instructions[i]`` until none is on the stack.
 
-    The locals it is stored in, the callables it is handed to, and whether the state
-    itself is unpacked; None when a frozenset in it may be read in order.
+    The locals it is stored in (each: whether it holds the state's values alone, or
+    mixed with others), the callables it is handed to, and whether the state itself is
+    unpacked; None when a frozenset in it may be read in order.
+
+    Tags: ``_T`` a value of the state alone (the state, its parts, their unions and
+    intersections); ``_TM`` one mixed with other values (``seen | {card}``, a tuple of
+    them); "const" a constant; "lit" a container built of values not the state's; "?"
+    anything else.  A state's value meets another value only where no code of the
+    other's can read its order: a constant, a container the step builds, another value
+    of the state (not ``First[seen]`` or ``seen == other``, whose methods get it).
     """
     stack: list[Any] = _seed(instructions, i)
     before = instructions[i - 1] if i else None
     if (not stack and not instructions[i].is_jump_target and before is not None
             and before.opname == "LOAD_GLOBAL" and _null(before)):
         stack = ["null", ("global", before.argval)]
-    stack.append(_T)
-    stored: set[str] = set()
+    stack.append(_TM if tainted[instructions[i].argval] else _T)
+    stored: dict[str, bool] = {}
     called: set[str] = set()
     unpacks = False
     kw_names: Any = None
@@ -757,7 +765,11 @@ def _step_window(
         return taken
 
     def ours(tag: Any) -> bool:
-        return tag == _T or (isinstance(tag, tuple) and tag[0] == "method")
+        return tag in (_T, _TM) or (isinstance(tag, tuple) and tag[0] == "method")
+
+    def harmless(tag: Any) -> bool:
+        """A value a state's value may meet: no code of its own gets the state's."""
+        return ours(tag) or tag in ("const", "lit")
 
     previous = instructions[i]
     for ins in instructions[i + 1:]:
@@ -776,13 +788,17 @@ def _step_window(
         if op == "KW_NAMES":
             kw_names = consts[arg]
         elif op == "LOAD_FAST":
-            stack.append(_T if ins.argval in tainted else "?")
-        elif op in ("LOAD_CONST", "LOAD_DEREF"):
+            name = ins.argval
+            stack.append((_TM if tainted[name] else _T) if name in tainted else "?")
+        elif op == "LOAD_CONST":
+            stack.append("const")
+        elif op == "LOAD_DEREF":
             stack.append("?")
         elif op == "LOAD_GLOBAL":
             stack.extend(["null", ("global", ins.argval)] if _null(ins) else ["?"])
         elif op == "LOAD_ATTR":
-            stack.append(_T if ours(pop(1)[0]) else "?")  # a named tuple's field
+            owner = pop(1)[0]
+            stack.append(owner if ours(owner) else "?")  # a named tuple's field
         elif op == "LOAD_METHOD":
             owner = pop(1)[0]
             if ours(owner):
@@ -791,16 +807,35 @@ def _step_window(
                 stack.extend([("method", ins.argval)] * 2)
             else:
                 stack.extend(["?", "?"])
-        elif op in ("BINARY_OP", "BINARY_SUBSCR"):
+        elif op == "BINARY_OP":
             pair = pop(2)
-            if op == "BINARY_OP" and arg in _FORMATS and any(ours(t) for t in pair):
-                return None  # "%s" % (seen,): text in the frozenset's order
-            stack.append(_T if any(ours(t) for t in pair) else "?")
-        elif op in ("COMPARE_OP", "IS_OP", "CONTAINS_OP"):
-            pop(2)
+            if any(ours(t) for t in pair):
+                if arg in _FORMATS or not all(harmless(t) for t in pair):
+                    return None  # "%s" % (seen,); seen | other, whose __ror__ gets it
+                stack.append(_T if all(t == _T for t in pair) else _TM)
+            else:
+                stack.append("?")
+        elif op == "BINARY_SUBSCR":
+            container, key = pop(2)
+            if ours(key) and not ours(container):
+                return None  # table[seen], First[seen]: the container's code gets it
+            stack.append(container if ours(container) else "?")
+        elif op in ("COMPARE_OP", "IS_OP"):
+            pair = pop(2)
+            if any(ours(t) for t in pair) and not all(harmless(t) for t in pair):
+                return None  # seen == other: other's __eq__ gets it
             stack.append("?")
-        elif op in ("UNARY_NOT", "UNARY_NEGATIVE", "UNARY_POSITIVE", "UNARY_INVERT"):
-            stack.append(_T if ours(pop(1)[0]) else "?")
+        elif op == "CONTAINS_OP":
+            item, container = pop(2)
+            if ours(item) and not harmless(container):
+                return None  # seen in other: other's __contains__ gets it
+            stack.append("?")
+        elif op == "UNARY_NOT":
+            pop(1)
+            stack.append("?")
+        elif op in ("UNARY_NEGATIVE", "UNARY_POSITIVE", "UNARY_INVERT"):
+            value = pop(1)[0]
+            stack.append(_TM if ours(value) else "?")
         elif op == "UNPACK_SEQUENCE":
             # Only the state itself, straight from the parameter (a tuple: checked at run
             # time); unpacking a frozenset would read its order.
@@ -809,8 +844,9 @@ def _step_window(
             unpacks = True
             stack.extend([_T] * arg)
         elif op == "STORE_FAST":
-            if ours(pop(1)[0]):
-                stored.add(ins.argval)
+            value = pop(1)[0]
+            if ours(value):
+                stored[ins.argval] = stored.get(ins.argval, False) or value != _T
         elif op == "COPY":
             pad(arg)
             stack.append(stack[-arg])
@@ -818,15 +854,19 @@ def _step_window(
             pad(arg)
             stack[-1], stack[-arg] = stack[-arg], stack[-1]
         elif op in ("BUILD_TUPLE", "BUILD_LIST", "BUILD_SET"):
-            stack.append(_T if any(ours(t) for t in pop(arg)) else "?")
+            items = pop(arg)
+            stack.append(_TM if any(ours(t) for t in items) else "lit")
         elif op in ("BUILD_MAP", "BUILD_CONST_KEY_MAP"):
-            stack.append(_T if any(ours(t) for t in pop(2 * arg if op == "BUILD_MAP" else arg + 1)) else "?")
+            items = pop(2 * arg if op == "BUILD_MAP" else arg + 1)
+            stack.append(_TM if any(ours(t) for t in items) else "lit")
         elif op == "CALL":
             args = pop(arg)
             null, func = pop(2)
             given, kw_names = kw_names, None
             if isinstance(func, tuple) and func[0] == "method":
-                stack.append(_T)
+                if not all(harmless(t) for t in args):
+                    return None  # seen.union(other): other is iterated by the frozenset
+                stack.append(_TM)
             elif ours(func) or ours(null):
                 return None  # a callable read off the state (seen.__iter__)
             elif any(ours(t) for t in args):
@@ -834,10 +874,14 @@ def _step_window(
                 if given or not (isinstance(func, tuple) and func[0] == "global" and null == "null"
                                  and func[1] in _STATE_READERS):
                     return None
-                called.add(func[1])
-                # sorted, max and min may hand back the state's own frozenset
-                # (max(seen, frozenset()), sorted((seen,))[0]): still the state's.
-                stack.append("?" if func[1] in ("len", "any", "all", *_FINISH) else _T)
+                reader = func[1]
+                if reader in _IN_ORDER and (len(args) != 1 or args[0] != _T):
+                    # Over the state's values alone, whose types the run checks (not
+                    # sorted(seen | {nan}), max(seen, other)).
+                    return None
+                called.add(reader)
+                # sorted, max and min may hand back the state's own frozenset: still the state's.
+                stack.append("?" if reader in ("len", "any", "all", *_FINISH) else _T)
             else:
                 stack.append("?")
         elif op == "RETURN_VALUE" or op == "POP_TOP":
@@ -913,7 +957,7 @@ def _prove_step(code: types.CodeType, position: int = 0) -> _StepProof | None:
         return None
     param = code.co_varnames[position]
     instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
-    tainted = {param}
+    tainted: dict[str, bool] = {param: False}  # local -> whether mixed with other values
     called: set[str] = set()
     unpacks = False
     while True:
@@ -927,9 +971,10 @@ def _prove_step(code: types.CodeType, position: int = 0) -> _StepProof | None:
             stored, reads, unpacked = window
             called |= reads
             unpacks = unpacks or unpacked
-            if stored - tainted:
-                tainted |= stored
-                grew = True
+            for name, mixed in stored.items():
+                if name not in tainted or (mixed and not tainted[name]):
+                    tainted[name] = mixed or tainted.get(name, False)
+                    grew = True
         if not grew:
             break
     if any(ins.opname in ("STORE_FAST", "DELETE_FAST") and ins.argval == param for ins in instructions):
@@ -997,8 +1042,8 @@ def _safe_owner(owner: Any) -> bool:
         return False
     own = list(vars(owner).values()) if hasattr(owner, "__dict__") else []
     for klass in t.__mro__:
-        for slot in klass.__dict__.get("__slots__", ()):
-            descriptor = klass.__dict__.get(slot)
+        # Every slot the class has (its descriptors), whatever `__slots__` says now.
+        for descriptor in list(klass.__dict__.values()):
             if type(descriptor) is types.MemberDescriptorType:
                 try:
                     own.append(descriptor.__get__(owner, t))
@@ -1029,28 +1074,13 @@ def blind_step(step: Any, state: Any) -> bool:
         sorts = proof is not None and bool(proof.called & (_IN_ORDER | _FINISH))
         escapes = proof is not None and bool(proof.called & _FINISH)
         _LAST[0] = (step, blind, unpacks, sorts, escapes)
-    if not blind or (unpacks and type(state) is not tuple):
+    if not blind or escapes or (unpacks and type(state) is not tuple):
+        # (A finished value may carry the state's frozenset out of the loop, to whatever
+        # reads it next: then the state keeps its strict key, slots and all.)
         return False
     # sorted, max and min keep the first of two items that are neither larger nor smaller
     # (a NaN, two frozensets): only over items of one type where equal means the same.
-    # A finished value may hold the frozenset: then only states listing it in one order.
-    return (not sorts or _uniform(state)) and (not escapes or _canonical(state))
-
-
-def _canonical(value: Any) -> bool:
-    """Whether every frozenset in ``value`` (through tuples; items of one exact type, see
-    :func:`_uniform`) lists its items as one made from them in sorted order does: states
-    that pass list them alike, so merging them hands on the same order."""
-    stack = [value]
-    while stack:
-        x = stack.pop()
-        t = type(x)
-        if t is frozenset:
-            if len(x) > 1 and tuple(x) != tuple(frozenset(sorted(x))):
-                return False
-        elif t is tuple or (issubclass(t, tuple) and hasattr(t, "_fields")):
-            stack.extend(tuple.__iter__(x))
-    return True
+    return not sorts or _uniform(state)
 
 
 def _uniform(value: Any) -> bool:

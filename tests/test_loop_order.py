@@ -37,12 +37,12 @@ def until_repeat(seen: frozenset[int], card: int) -> Any:
 def counted(state: tuple[int, frozenset[int]], card: int) -> Any:
     count, seen = state
     if count == 3:
-        return done((count, sorted(seen)[0], max(seen), min(seen), card in seen))
+        return done((len(seen), sorted(seen)[0] == 0, max(seen) > 8, min(seen) < 8, card in seen))
     return (count + 1, seen | {card})
 
 
 def union_method(seen: frozenset[int], card: int) -> Any:
-    return done(sorted(seen)[0]) if len(seen) == 2 else seen.union({card})
+    return done(sorted(seen)[0] == 0) if len(seen) == 2 else seen.union({card})
 
 
 def from_none(seen: frozenset[int] | None, card: int) -> Any:
@@ -192,7 +192,7 @@ def test_blind_steps_merge_states_in_either_order() -> None:
 
 
 def largest(seen: frozenset[Any], card: Any) -> Any:
-    return done(max(seen)) if len(seen) == 2 else seen | {card}
+    return done(0 in max(seen)) if len(seen) == 2 else seen | {card}
 
 
 def test_sorting_a_state_with_items_that_do_not_order_keeps_it_in_order() -> None:
@@ -240,3 +240,63 @@ def test_steps_that_are_objects_or_methods(deck: Cards[int]) -> None:
     assert blind_step(RepeatWithin(4), frozenset({0, 8}))
     assert not blind_step(PeekingStep(), frozenset({0, 8}))
     assert not blind_step(OrderStep().first, frozenset({0, 8}))
+
+
+# A fifth review: the slots a frozenset's items sit in, a helper class's code handed the
+# state, and a slot named by a string.
+def _built(cards: list[int]) -> frozenset[int]:
+    seen: frozenset[int] = frozenset()
+    for card in cards:
+        seen = seen | {card}
+    return seen
+
+
+def test_equal_frozensets_in_one_order_from_other_slots_stay_apart() -> None:
+    a, b = _built([0, 6, 38]), _built([0, 38, 6])
+    assert list(a) == list(b) and list(a | {1}) != list(b | {1})  # one order, other slots
+    deck = Cards([0, 6, 38, 1])
+    spec = loop(frozenset(), lambda s, c: done(s | {c}) if len(s) == 3 else s | {c}).map(tuple)
+    assert chances(spec, deck) == chances(spec, deck, merge=False) == brute_force(spec, deck)
+
+
+class First:
+    def __class_getitem__(cls, items: frozenset[int]) -> int:
+        return next(iter(items))
+
+
+def subscripted(seen: frozenset[int], card: int) -> Any:
+    return done(First[seen] == 0) if len(seen) == 2 else seen | {card}
+
+
+class Spy:
+    def __eq__(self, other: object) -> bool:
+        return next(iter(other)) == 0  # type: ignore[call-overload]
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_SPY = Spy()
+
+
+def compared(seen: frozenset[int], card: int) -> Any:
+    return done(seen == _SPY) if len(seen) == 2 else seen | {card}
+
+
+class SlotPeek:
+    __slots__ = "peek"  # a string: one slot named "peek"
+
+    def __init__(self, peek: Any) -> None:
+        self.peek = peek
+
+    def __call__(self, seen: frozenset[int], card: int) -> Any:
+        return done(next(iter(self.peek()["seen"]))) if len(seen) == 2 else seen | {card}
+
+
+@example(Cards([0, 8, 16]))
+@given(COLLIDING)
+def test_a_helper_handed_the_state_or_a_slot_holding_locals_is_exact(deck: Cards[int]) -> None:
+    for step in (subscripted, compared, SlotPeek(locals)):
+        spec = loop(frozenset(), step)
+        assert chances(spec, deck) == chances(spec, deck, merge=False) == brute_force(spec, deck)
+    assert _prove_step(subscripted.__code__) is None and _prove_step(compared.__code__) is None
+    assert not blind_step(SlotPeek(locals), frozenset({0, 8}))
