@@ -1154,15 +1154,17 @@ def loop_key(state: Any, step: Any) -> Any:
 
 def _holds_frozensets(value: Any) -> bool:
     """Whether ``value`` holds a frozenset of two items or more (through tuples)."""
-    stack = [value]
-    while stack:
-        x = stack.pop()
-        t = type(x)
-        if t is frozenset:
-            if len(x) > 1:
-                return True
-            stack.extend(x)
-        elif t is tuple or (issubclass(t, tuple) and hasattr(t, "_fields")):
-            # (By its type: isinstance() reads __class__, a use of a hidden field's placeholder.)
-            stack.extend(tuple.__iter__(x))
+    t = type(value)
+    if t is frozenset:
+        return len(value) > 1 or any(_holds_frozensets(item) for item in value)
+    # (By its type: isinstance() reads __class__, a use of a hidden field's placeholder.)
+    if t is not tuple and not (issubclass(t, tuple) and hasattr(t, "_fields")):
+        return False
+    for item in tuple.__iter__(value):
+        kind = type(item)
+        if kind in _SCALARS:
+            continue  # the usual case: numbers and text
+        nested = kind is frozenset or kind is tuple or (issubclass(kind, tuple) and hasattr(kind, "_fields"))
+        if nested and _holds_frozensets(item):
+            return True
     return False
