@@ -82,6 +82,7 @@ from typing import Any, TypeVar
 
 from drawdsl.keys import strict_key
 from drawdsl.lookups import looks_up, makes_sets, prepare, set_maker
+from drawdsl.order_blind import constant_strings
 from drawdsl.own_code import codes_of, frozen_codes, functions_named, globals_of
 from drawdsl.probes import NAME_TYPES, Hidden, Seen, Token, Watch, _hidden, _Probe, show
 from drawdsl.reductions import CardIndex, head_support, normal, rename_spec
@@ -460,7 +461,7 @@ def _compares_identity(frame: types.FrameType) -> bool:
     code = frame.f_code
     if code not in _IDENTITY:
         names: list[str] | None = []
-        if any(const in _REVEALING or _dunder(const) for const in _strings(code.co_consts)):
+        if any(const in _REVEALING or _dunder(const) for const in constant_strings(code.co_consts)):
             names = None  # such a name as a string, for getattr
         previous: Any = None
         for ins in dis.get_instructions(code):
@@ -537,20 +538,6 @@ _OPAQUE = frozenset({types.FrameType, types.TracebackType, weakref.ProxyType, we
 _REACHES: dict[types.CodeType, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
-def _strings(consts: Any) -> list[str]:
-    """The strings among constants, inside tuples and frozensets too (a class pattern's
-    attribute names, ``case object(is_=f)``, are a tuple constant)."""
-    found: list[str] = []
-    stack = list(consts)
-    while stack:
-        const = stack.pop()
-        if type(const) is str:
-            found.append(const)
-        elif type(const) in (tuple, frozenset):
-            stack.extend(const)
-    return found
-
-
 def _loaded(code: types.CodeType) -> tuple[tuple[str, ...], frozenset[str]]:
     """The global names ``code`` loads, and the attributes it reads (cached): by
     ``.name``, and any string among its constants (``getattr`` is refused, but a class
@@ -558,7 +545,7 @@ def _loaded(code: types.CodeType) -> tuple[tuple[str, ...], frozenset[str]]:
     reach = _REACHES.get(code)
     if reach is None:
         loaded: list[str] = []
-        read: set[str] = set(_strings(code.co_consts))
+        read: set[str] = set(constant_strings(code.co_consts))
         for ins in dis.get_instructions(code):
             if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
                 loaded.append(ins.argval)

@@ -265,6 +265,21 @@ _D = "dict"  # the tag of the dict itself on the modelled stack
 _CONTAINERS = (_D, ("view", "keys"))  # `x in ...` by hash (values are searched in order)
 
 
+class _Stack(list):  # type: ignore[type-arg]
+    """The modelled value stack of a window: values the model has not seen are unknown
+    ("?"), padded in below as instructions reach them."""
+
+    def pad(self, n: int) -> None:
+        while len(self) < n:
+            self.insert(0, "?")
+
+    def take(self, n: int) -> list[Any]:
+        self.pad(n)
+        taken = self[len(self) - n:]
+        del self[len(self) - n:]
+        return taken
+
+
 def _window(
     instructions: list[dis.Instruction], i: int, name: str, consts: tuple[Any, ...],
 ) -> tuple[set[str], bool] | dis.Instruction:
@@ -273,25 +288,17 @@ def _window(
     The builtins it is handed to and whether every value it stores there is shown a
     whole number, or the instruction where it may be observed in order.
     """
-    stack: list[Any] = _before(instructions, i, name)
+    stack = _Stack(_before(instructions, i, name))
     before = instructions[i - 1] if i else None
     if (not stack and not instructions[i].is_jump_target and before is not None
             and before.opname == "LOAD_GLOBAL" and _null(before) and before.argval in _READERS):
-        stack = ["null", ("builtin", before.argval)]  # the line is past the model: the call at least
+        stack.extend(["null", ("builtin", before.argval)])  # the line is past the model: the call at least
     stack.append(_D)
     used: set[str] = set()
     kw_names: Any = None
     typed = True  # every value stored here is a whole number
 
-    def pad(n: int) -> None:
-        while len(stack) < n:
-            stack.insert(0, "?")
-
-    def pop(n: int) -> list[Any]:
-        pad(n)
-        taken = stack[len(stack) - n:]
-        del stack[len(stack) - n:]
-        return taken
+    pad, pop = stack.pad, stack.take
 
     def ours(tag: Any) -> bool:
         return tag == _D or (isinstance(tag, tuple) and tag[0] in ("method", "view"))
@@ -677,12 +684,14 @@ def _code_ok(code: types.CodeType) -> bool:
 
 
 def _one_code_ok(code: types.CodeType) -> bool:
-    if _FRAME_READERS & set(code.co_names) or _FRAME_READERS & set(_strings(code.co_consts)):
+    if _FRAME_READERS & set(code.co_names) or _FRAME_READERS & set(constant_strings(code.co_consts)):
         return False
     return not any(ins.opname in _REFUSED_OPS for ins in dis.get_instructions(code))
 
 
-def _strings(consts: Any) -> list[str]:
+def constant_strings(consts: Any) -> list[str]:
+    """The strings among code constants, inside tuples and frozensets too (a class
+    pattern's attribute names, ``case object(is_=f)``, are a tuple constant)."""
     found: list[str] = []
     stack = list(consts)
     while stack:
@@ -743,26 +752,18 @@ def _step_window(
     other's can read its order: a constant, a container the step builds, another value
     of the state (not ``First[seen]`` or ``seen == other``, whose methods get it).
     """
-    stack: list[Any] = _seed(instructions, i)
+    stack = _Stack(_seed(instructions, i))
     before = instructions[i - 1] if i else None
     if (not stack and not instructions[i].is_jump_target and before is not None
             and before.opname == "LOAD_GLOBAL" and _null(before)):
-        stack = ["null", ("global", before.argval)]
+        stack.extend(["null", ("global", before.argval)])
     stack.append(_TM if tainted[instructions[i].argval] else _T)
     stored: dict[str, bool] = {}
     called: set[str] = set()
     unpacks = False
     kw_names: Any = None
 
-    def pad(n: int) -> None:
-        while len(stack) < n:
-            stack.insert(0, "?")
-
-    def pop(n: int) -> list[Any]:
-        pad(n)
-        taken = stack[len(stack) - n:]
-        del stack[len(stack) - n:]
-        return taken
+    pad, pop = stack.pad, stack.take
 
     def ours(tag: Any) -> bool:
         return tag in (_T, _TM) or (isinstance(tag, tuple) and tag[0] == "method")
