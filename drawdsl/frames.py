@@ -99,7 +99,7 @@ def _freeze(obj: Any, memo: dict[int, int], keep: list[Any]) -> Any:
         return ("hidden", serial(obj))  # a hidden card field: which one it is
     if t is tuple:
         return (t, tuple([_freeze(x, memo, keep) for x in obj]))
-    if t is frozenset or t is set:
+    if t is frozenset:
         # Where each item sits in its own slot, the items and the table say where: two
         # equal sets can list their items in two orders, or in one order from other slots
         # (keys.set_layout).  Otherwise the set is kept apart (never merged).
@@ -107,6 +107,10 @@ def _freeze(obj: Any, memo: dict[int, int], keep: list[Any]) -> Any:
         if layout is None:
             return _Same(obj)
         return (t, frozenset([_freeze(x, memo, keep) for x in obj]), layout)
+    if isinstance(obj, (set, frozenset)):
+        # A mutable set that lost an item keeps a marker in its slot, which nothing shows,
+        # and where the next item lands follows it: kept apart (a frozenset subclass too).
+        return _Same(obj)
     if t is list or t is bytearray:
         return (t, tuple([_freeze(x, memo, keep) for x in obj]))
     if isinstance(obj, dict):

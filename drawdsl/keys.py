@@ -86,12 +86,13 @@ def _key(value: Any, ordered: bool) -> Any:
         if value != value:
             return (float, _Itself(value))
         return (float, struct.pack("<d", value))
-    if t is frozenset:
-        items = [_key(item, ordered) for item in value]
+    if t is frozenset or (issubclass(t, frozenset) and type(t) is type):
+        # (A subclass too: its own == ignores the order as frozenset's does.)
+        items = [_key(item, ordered) for item in frozenset.__iter__(value)]
         if not ordered:
-            return (frozenset, frozenset(items))
+            return (t, frozenset(items))
         layout = set_layout(value)
-        return (frozenset, (frozenset(items), layout) if layout is not None else _Itself(value))
+        return (t, (frozenset(items), layout) if layout is not None else _Itself(value))
     if t is Hidden:
         return (Hidden, serial(value))
     if t is complex:
@@ -102,9 +103,10 @@ def _key(value: Any, ordered: bool) -> Any:
         if value.is_nan():
             return (Decimal, _Itself(value))
         return (Decimal, value.as_tuple())
-    if issubclass(t, tuple) and hasattr(value, "_fields"):
-        # A named tuple: its fields, strictly (``Point(1, 2) == Point(True, 2)`` in Python),
-        # read past a probe card's watch (a key is not a use).
+    if issubclass(t, tuple) and type(t) is type:
+        # A named tuple or another tuple subclass: its items, strictly (``Point(1, 2) ==
+        # Point(True, 2)`` in Python, and tuple's == ignores a frozenset's order), read past
+        # a probe card's watch (a key is not a use).
         return (t, tuple([
             (type(item), item) if type(item) in _PLAIN else _key(item, ordered)
             for item in tuple.__iter__(value)
@@ -129,10 +131,11 @@ def set_layout(value: frozenset[Any] | set[Any]) -> int | None:
     >>> set_layout(frozenset({1, 2})), set_layout(frozenset({0, 8}))
     (8, None)
     """
-    extra = sys.getsizeof(value) - (_EMPTY_SIZE if type(value) is frozenset else _SET_SIZE)
+    extra = sys.getsizeof(value) - (_SET_SIZE if isinstance(value, set) else _EMPTY_SIZE)
     table = _SMALL_TABLE if extra <= 0 else extra // 16
     mask = table - 1
-    homes = [hash(item) & mask for item in value]
+    homes = [hash(item) & mask for item in frozenset.__iter__(value)] if isinstance(value, frozenset) \
+        else [hash(item) & mask for item in value]
     if len(set(homes)) != len(homes) or homes != sorted(homes):
         return None  # two items share a slot, or one sits past its own: the history shows
     return table

@@ -1075,13 +1075,35 @@ def blind_step(step: Any, state: Any) -> bool:
         sorts = proof is not None and bool(proof.called & (_IN_ORDER | _FINISH))
         escapes = proof is not None and bool(proof.called & _FINISH)
         _LAST[0] = (step, blind, unpacks, sorts, escapes)
-    if not blind or escapes or (unpacks and type(state) is not tuple):
-        # (A finished value may carry the state's frozenset out of the loop, to whatever
-        # reads it next: then the state keeps its strict key, slots and all.)
+    # Not when a finished value may carry the state's frozenset out of the loop, to
+    # whatever reads it next, nor when the step sorts (or takes the largest or smallest):
+    # two orders merged now hand one of them on to the next states, where a card that is
+    # neither larger nor smaller than another (a NaN) makes the sort follow it.
+    if not blind or escapes or sorts or (unpacks and type(state) is not tuple):
         return False
-    # sorted, max and min keep the first of two items that are neither larger nor smaller
-    # (a NaN, two frozensets): only over items of one type where equal means the same.
-    return not sorts or _uniform(state)
+    return _plain_holders(state)
+
+
+def _plain_holders(value: Any) -> bool:
+    """Whether every frozenset in ``value`` is held by plain tuples and frozensets only:
+    a named tuple's own methods (``union``, ``count``, a property) are the class's code,
+    which the proof does not read."""
+    t = type(value)
+    if t is frozenset:
+        return True
+    if t is tuple:
+        return all(_plain_holders(item) or not _holds_any_frozenset(item) for item in value)
+    return not _holds_any_frozenset(value)
+
+
+def _holds_any_frozenset(value: Any) -> bool:
+    """Whether ``value`` is or holds a frozenset (through tuples of any kind)."""
+    t = type(value)
+    if issubclass(t, frozenset):
+        return True
+    if issubclass(t, tuple) and type(t) is type:
+        return any(_holds_any_frozenset(item) for item in tuple.__iter__(value))
+    return False
 
 
 def _uniform(value: Any) -> bool:
