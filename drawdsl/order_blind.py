@@ -46,9 +46,10 @@ state's frozensets are keyed in their order unless the step is shown blind to it
 
 Outside the proof, as outside the purity contract specs already follow: the cards'
 own methods, code patching ``builtins`` while a spec runs, rebinding a name a step uses
-between building a loop and evaluating it (that edits the spec), and the identity of
-equal integers (``max(d.values()) is x``: merging keys numbers by value everywhere,
-not only here).
+between building a loop and evaluating it (that edits the spec), the spec's own classes'
+``==`` (a frozen dataclass holding a frozenset is keyed by its ``==``), and the
+identity of equal values (``max(d.values()) is x``, ``a is b`` for two equal parts of a
+state: merging keys values, not objects, everywhere, not only here).
 
 >>> def hand():
 ...     counts = {}
