@@ -82,7 +82,7 @@ from typing import Any, TypeVar
 
 from drawdsl.keys import strict_key
 from drawdsl.lookups import looks_up, makes_sets, prepare, set_maker
-from drawdsl.order_blind import constant_strings
+from drawdsl.order_blind import constant_strings, hash_blind_step
 from drawdsl.own_code import codes_of, frozen_codes, functions_named, globals_of
 from drawdsl.probes import NAME_TYPES, Hidden, Seen, Token, Watch, _hidden, _Probe, show
 from drawdsl.reductions import CardIndex, head_support, normal, rename_spec
@@ -118,7 +118,7 @@ class AtomWatch:
 
     __slots__ = (
         "use", "signals", "armed", "cards", "calls", "chain", "recording", "lookup_hash", "looked_up",
-        "makes_sets", "scan_sets", "clean", "again", "plain",
+        "makes_sets", "scan_sets", "clean", "again", "plain", "hashes",
     )
 
     def __init__(self, cards: frozenset[Any] = frozenset(), lookup_hash: int | None = None) -> None:
@@ -148,6 +148,10 @@ class AtomWatch:
         #: caller's code and instruction): C code calling a hook for an atom only shows here.
         self.chain: collections.Counter[tuple[Any, ...]] = collections.Counter()
         self.recording = True
+        #: The loop step shown to hash cards only where no order or plain value can
+        #: show (:func:`~drawdsl.order_blind.hash_blind_step`), as (code, globals): its
+        #: own frame may hash an atom; None: no code of the spec's may.
+        self.hashes: tuple[types.CodeType, dict[str, Any]] | None = None
 
     def close(self) -> None:
         """The run is over: later uses (a suspended generator's ``finally``) do not raise."""
@@ -186,7 +190,8 @@ _LOOKUPS = False
 # these: a C function the spec supplies (``.map(frozenset)``, ``.map(dict.fromkeys)``)
 # is called from the library's frames too, and its hashing is the spec's.
 _KEYS_MADE = (
-    ("keys.py", "strict_key"), ("keys.py", "_key"), ("frames.py", "_freeze"), ("reductions.py", "support"),
+    ("keys.py", "strict_key"), ("keys.py", "_key"), ("keys.py", "set_layout"), ("frames.py", "_freeze"),
+    ("reductions.py", "support"),
     ("spec.py", "__init__"), ("spec.py", "_keyed"),
 )
 
@@ -285,6 +290,11 @@ class Atom:
             # what the library keeps of it could be read back, and it is not a card's.
             _seen(self, "the spec makes the library's key of a card itself")
             return _ATOM_HASH
+        hashes = object.__getattribute__(self, "_watch").hashes
+        if hashes is not None and (
+            (caller.f_code is hashes[0] and caller.f_globals is hashes[1]) or caller.f_code is _RENAME_CODE
+        ):
+            return _ATOM_HASH  # a loop step shown to hash cards where no order can show
         if not _LOOKUPS:
             _seen(self, "the spec hashes a card (a set or dict keyed by cards: a set's order could show "
                         "which card it is); keep cards in tuples and compare them with ==")
@@ -393,9 +403,11 @@ class _Mapping:
             moved = [self.rename(x) for x in members]
             if all(a is b for a, b in zip(moved, members, strict=True)):
                 return value
-            if self.to_atoms:
+            hashes = object.__getattribute__(self.atoms[0], "_watch").hashes if self.atoms else None
+            if self.to_atoms and hashes is None:
                 # A set of atoms would be found by the hashes of its cards: a lookup of a
                 # value equal to a card could tell the atoms apart without touching them.
+                # (Unless the step is shown to look up only cards and the state's values.)
                 raise _Refused("the spec keeps a set of cards (its lookups could tell cards apart)")
             return frozenset(moved)
         if not self.to_atoms:
@@ -1134,6 +1146,7 @@ class Tracer:
         """One traced run, watched by ``watch``, compared with the real card's (``record``)."""
         atoms = [Atom(watch) for _ in self.cards]
         spare = Watch()
+        watch.hashes = self._hashes(head, drawn)  # (its proof reads bytecode: not in the trace)
         previous = sys.gettrace()
         sys.settrace(_catching(watch))
         trace = sys.gettrace()
@@ -1201,6 +1214,22 @@ class Tracer:
             return "the spec tells a card's field from its plain value (a name), e.g. by its type"
         return None
 
+    def _hashes(self, head: _Draw[Any], drawn: int) -> tuple[types.CodeType, dict[str, Any]] | None:
+        """The step's code and globals when the traced run may hash atoms in it: a loop
+        on plain cards whose step :func:`~drawdsl.order_blind.hash_blind_step` shows
+        hashing only cards and the state's values, and whose state holds, through exact
+        tuples and frozensets, only cards and plain values equal to no card (``1`` beside
+        a card ``1.0`` would be found by its hash, never compared)."""
+        key = getattr(head, "key", None)
+        if self.named or type(self.cards[drawn]) is Token or type(key) is not tuple or len(key) != 2 \
+                or key[0] != "loop":
+            return None
+        state, step = key[1].state, key[1].step
+        func = hash_blind_step(step, state)
+        if func is None or not _cards_or_strangers(state, self.values, type(self.cards[drawn])):
+            return None
+        return func.__code__, func.__globals__
+
     def _run(
         self, head: _Draw[Any], drawn: int, child: Any, extra: int, avail: int,
         watch: AtomWatch, atoms: list[Atom], spare: Watch, shown: Any = None,
@@ -1255,6 +1284,26 @@ class Tracer:
         return None
 
 
+_PLAIN_LEAVES = frozenset({int, str, float, bytes, bool, type(None)})
+
+
+def _cards_or_strangers(value: Any, cards: frozenset[Any], kind: type, budget: int = 10_000) -> bool:
+    """Whether ``value`` holds, through exact tuples and frozensets, only cards (of the
+    cards' type ``kind``) and plain values equal to no card."""
+    stack = [value]
+    while stack:
+        budget -= 1
+        if budget < 0:
+            return False
+        x = stack.pop()
+        t = type(x)
+        if t is tuple or t is frozenset:
+            stack.extend(x)
+        elif t not in _PLAIN_LEAVES or (x in cards and t is not kind):
+            return False
+    return True
+
+
 def _placeholders(values: list[Any], token: Token, shown: Any, spare: Watch) -> None:
     """Fill the hidden fields of a probe card's ``values``: with the placeholders of
     ``shown`` (the probe card the real continuation was made with), so that a state
@@ -1267,6 +1316,9 @@ def _placeholders(values: list[Any], token: Token, shown: Any, spare: Watch) -> 
         return
     for i, field in token.hidden:
         values[i] = _hidden(field, spare, values[i])
+
+
+_RENAME_CODE = _Mapping.rename.__code__
 
 
 class _Plain:

@@ -134,8 +134,11 @@ def set_layout(value: frozenset[Any] | set[Any]) -> int | None:
     extra = sys.getsizeof(value) - (_SET_SIZE if isinstance(value, set) else _EMPTY_SIZE)
     table = _SMALL_TABLE if extra <= 0 else extra // 16
     mask = table - 1
-    homes = [hash(item) & mask for item in frozenset.__iter__(value)] if isinstance(value, frozenset) \
-        else [hash(item) & mask for item in value]
+    homes = []
+    # (A plain loop, no comprehension: the hashing happens in this frame, which a traced
+    # run knows as the evaluator's keys, see drawdsl.atoms._KEYS_MADE.)
+    for item in (frozenset.__iter__(value) if isinstance(value, frozenset) else value):
+        homes.append(hash(item) & mask)
     if len(set(homes)) != len(homes) or homes != sorted(homes):
         return None  # two items share a slot, or one sits past its own: the history shows
     return table

@@ -734,17 +734,39 @@ _FINISH = frozenset({"done", "fail"})
 _FORMATS = frozenset({6, 19})
 _T = "state"  # the tag of a value of the loop state alone on the modelled stack
 _TM = "mixed"  # a value holding the state's values and others
+# Tags of the proof for hashing (see hash_blind_step): the state's values and the card.
+_C = "cards"  # made of cards and of values equal to none (an atom, a leaf, a tuple of them)
+_S = "set"  # a set or frozenset of such values (the result of a set operation on one)
+#: ``&``, ``|``, ``-``, ``^`` and their in-place forms: on a set, a set of the operands' items.
+_SET_OPS = frozenset({1, 7, 10, 12, 14, 20, 23, 25})
+#: Set methods that hand back a set of the operands' items.
+_SET_RESULTS = frozenset({"union", "intersection", "difference", "symmetric_difference"})
+#: Rank of a tag when a local is stored with two: the least a value may be taken for.
+_RANK = {_S: 0, _C: 1, _T: 0, _TM: 2}
+
+
+def _worse(a: str, b: str) -> str:
+    """The tag of a local stored once with ``a`` and once with ``b``."""
+    return a if _RANK[a] >= _RANK[b] else b
 
 
 def _step_window(
-    instructions: list[dis.Instruction], i: int, tainted: dict[str, bool], consts: tuple[Any, ...],
-    param: str,
-) -> tuple[dict[str, bool], set[str], bool] | None:
+    instructions: list[dis.Instruction], i: int, tainted: dict[str, str], consts: tuple[Any, ...],
+    param: str, hashing: bool = False, stores: dict[int, str] | None = None,
+) -> tuple[dict[str, str], set[str], bool] | None:
     """Follow a value of the state loaded at ``instructions[i]`` until none is on the stack.
 
-    The locals it is stored in (each: whether it holds the state's values alone, or
-    mixed with others), the callables it is handed to, and whether the state itself is
+    The locals it is stored in (each with its tag: the state's values alone, or mixed
+    with others), the callables it is handed to, and whether the state itself is
     unpacked; None when a frozenset in it may be read in order.
+
+    With ``hashing`` (see :func:`hash_blind_step`) the card is followed too, and every
+    operation that may hash or look up a value of theirs (a set display, ``in``, a set
+    operation, ``==``, a set method) must meet only values tagged ``_C`` or ``_S``:
+    cards, values of the state (checked at run time to equal no card unless they are
+    one), and tuples and sets built of them, never a value the step computed
+    (``len(seen)``, ``name[1]``) or a constant set.  ``stores`` collects the tag of
+    each store it follows (by offset).
 
     Tags: ``_T`` a value of the state alone (the state, its parts, their unions and
     intersections); ``_TM`` one mixed with other values (``seen | {card}``, a tuple of
@@ -753,13 +775,13 @@ def _step_window(
     other's can read its order: a constant, a container the step builds, another value
     of the state (not ``First[seen]`` or ``seen == other``, whose methods get it).
     """
-    stack = _Stack(_seed(instructions, i))
+    stack = _Stack(_seed(instructions, i, tainted if hashing else None))
     before = instructions[i - 1] if i else None
     if (not stack and not instructions[i].is_jump_target and before is not None
             and before.opname == "LOAD_GLOBAL" and _null(before)):
         stack.extend(["null", ("global", before.argval)])
-    stack.append(_TM if tainted[instructions[i].argval] else _T)
-    stored: dict[str, bool] = {}
+    stack.append(tainted[instructions[i].argval])
+    stored: dict[str, str] = {}
     called: set[str] = set()
     unpacks = False
     kw_names: Any = None
@@ -767,11 +789,15 @@ def _step_window(
     pad, pop = stack.pad, stack.take
 
     def ours(tag: Any) -> bool:
-        return tag in (_T, _TM) or (isinstance(tag, tuple) and tag[0] == "method")
+        return tag in (_T, _TM, _C, _S) or (isinstance(tag, tuple) and tag[0] == "method")
 
     def harmless(tag: Any) -> bool:
         """A value a state's value may meet: no code of its own gets the state's."""
         return ours(tag) or tag in ("const", "lit")
+
+    def safe(tag: Any) -> bool:
+        """(hashing) A value that may meet cards where they are hashed."""
+        return tag in (_C, _S)
 
     previous = instructions[i]
     for ins in instructions[i + 1:]:
@@ -791,22 +817,24 @@ def _step_window(
             kw_names = consts[arg]
         elif op == "LOAD_FAST":
             name = ins.argval
-            stack.append((_TM if tainted[name] else _T) if name in tainted else "?")
+            stack.append(tainted.get(name, "?"))
         elif op == "LOAD_CONST":
-            stack.append("const")
+            # (hashing) a constant set or tuple, looked up in, could hold a card's equal.
+            stack.append("const" if not hashing or type(ins.argval) in _SCALARS else "lit")
         elif op == "LOAD_DEREF":
             stack.append("?")
         elif op == "LOAD_GLOBAL":
             stack.extend(["null", ("global", ins.argval)] if _null(ins) else ["?"])
         elif op == "LOAD_ATTR":
             owner = pop(1)[0]
-            stack.append(owner if ours(owner) else "?")  # a named tuple's field
+            # A named tuple's field (hashing: ``n.real``, ``s.upper``, any value at all).
+            stack.append((_TM if hashing else owner) if ours(owner) else "?")
         elif op == "LOAD_METHOD":
             owner = pop(1)[0]
             if ours(owner):
                 if ins.argval not in _STATE_METHODS:
                     return None
-                stack.extend([("method", ins.argval)] * 2)
+                stack.extend([("method", ins.argval, owner)] * 2)
             else:
                 stack.extend(["?", "?"])
         elif op == "BINARY_OP":
@@ -814,23 +842,38 @@ def _step_window(
             if any(ours(t) for t in pair):
                 if arg in _FORMATS or not all(harmless(t) for t in pair):
                     return None  # "%s" % (seen,); seen | other, whose __ror__ gets it
-                stack.append(_T if all(t == _T for t in pair) else _TM)
+                if not hashing:
+                    stack.append(_T if all(t == _T for t in pair) else _TM)
+                elif arg in _SET_OPS:
+                    if not all(safe(t) for t in pair):
+                        return None  # seen | {len(seen)}: a set's items met by values that may equal a card
+                    # A set of the operands' items (or a TypeError), or a number.
+                    stack.append(_S if _S in pair else _TM)
+                else:
+                    stack.append(_TM)  # a sum, a concatenation: any value
             else:
                 stack.append("?")
         elif op == "BINARY_SUBSCR":
             container, key = pop(2)
             if ours(key) and not ours(container):
                 return None  # table[seen], First[seen]: the container's code gets it
+            if hashing and ours(container):
+                stack.append(_TM)  # a tuple's item, or a part of a string: any value
+                continue
             stack.append(container if ours(container) else "?")
         elif op in ("COMPARE_OP", "IS_OP"):
             pair = pop(2)
             if any(ours(t) for t in pair) and not all(harmless(t) for t in pair):
                 return None  # seen == other: other's __eq__ gets it
+            if hashing and any(ours(t) for t in pair) and not all(safe(t) or t == "const" for t in pair):
+                return None  # {n + 1} == seen: sets compare their items by their hashes
             stack.append("?")
         elif op == "CONTAINS_OP":
             item, container = pop(2)
             if ours(item) and not harmless(container):
                 return None  # seen in other: other's __contains__ gets it
+            if hashing and (ours(item) or ours(container)) and not (safe(item) and safe(container)):
+                return None  # card in {"a"}, len(seen) in seen: found by hash, never compared
             stack.append("?")
         elif op == "UNARY_NOT":
             pop(1)
@@ -841,14 +884,17 @@ def _step_window(
         elif op == "UNPACK_SEQUENCE":
             # Only the state itself, straight from the parameter (a tuple: checked at run
             # time); unpacking a frozenset would read its order.
-            if pop(1)[0] != _T or previous.opname != "LOAD_FAST" or previous.argval != param:
+            if pop(1)[0] not in (_T, _C) or previous.opname != "LOAD_FAST" or previous.argval != param:
                 return None
             unpacks = True
-            stack.extend([_T] * arg)
+            stack.extend([_C if hashing else _T] * arg)
         elif op == "STORE_FAST":
             value = pop(1)[0]
             if ours(value):
-                stored[ins.argval] = stored.get(ins.argval, False) or value != _T
+                tag = value if value in (_T, _S, _C) else _TM
+                stored[ins.argval] = _worse(stored[ins.argval], tag) if ins.argval in stored else tag
+                if stores is not None:
+                    stores[ins.offset] = _worse(stores[ins.offset], tag) if ins.offset in stores else tag
         elif op == "COPY":
             pad(arg)
             stack.append(stack[-arg])
@@ -857,9 +903,20 @@ def _step_window(
             stack[-1], stack[-arg] = stack[-arg], stack[-1]
         elif op in ("BUILD_TUPLE", "BUILD_LIST", "BUILD_SET"):
             items = pop(arg)
-            stack.append(_TM if any(ours(t) for t in items) else "lit")
+            if not any(ours(t) for t in items):
+                stack.append("lit")
+            elif not hashing:
+                stack.append(_TM)
+            elif all(safe(t) for t in items):
+                stack.append(_S if op == "BUILD_SET" else _C)
+            elif op == "BUILD_SET":
+                return None  # {card, len(seen)}: a value that may equal a card, beside one
+            else:
+                stack.append(_TM)
         elif op in ("BUILD_MAP", "BUILD_CONST_KEY_MAP"):
             items = pop(2 * arg if op == "BUILD_MAP" else arg + 1)
+            if hashing and any(ours(t) for t in items):
+                return None  # a dict of cards: looked up by hash
             stack.append(_TM if any(ours(t) for t in items) else "lit")
         elif op == "CALL":
             args = pop(arg)
@@ -868,7 +925,14 @@ def _step_window(
             if isinstance(func, tuple) and func[0] == "method":
                 if not all(harmless(t) for t in args):
                     return None  # seen.union(other): other is iterated by the frozenset
-                stack.append(_TM)
+                if not hashing:
+                    stack.append(_TM)
+                elif not all(safe(t) for t in args) or (func[2] not in (_S, _C) and args):
+                    return None  # seen.union([len(seen)]): found by hash, never compared
+                elif func[1] in _SET_RESULTS and func[2] == _S:
+                    stack.append(_S)
+                else:
+                    stack.append("?" if func[1] != "_replace" else _TM)
             elif ours(func) or ours(null):
                 return None  # a callable read off the state (seen.__iter__)
             elif any(ours(t) for t in args):
@@ -877,6 +941,8 @@ def _step_window(
                                  and func[1] in _STATE_READERS):
                     return None
                 reader = func[1]
+                if hashing and reader in _IN_ORDER:
+                    return None  # sorted(seen): atoms are not ordered (and a tie would follow the order)
                 if reader in _IN_ORDER and (len(args) != 1 or args[0] != _T):
                     # Over the state's values alone, whose types the run checks (not
                     # sorted(seen | {nan}), max(seen, other)).
@@ -894,10 +960,12 @@ def _step_window(
     return (stored, called, unpacks) if not any(ours(tag) for tag in stack) else None
 
 
-def _seed(instructions: list[dis.Instruction], i: int) -> list[Any]:
+def _seed(instructions: list[dis.Instruction], i: int, tainted: dict[str, str] | None = None) -> list[Any]:
     """The top of the modelled stack just before ``instructions[i]``, from the start of its
     line (or its last branch): the global functions about to be called
-    (``done(sorted(seen)[0])``); anything else unknown, and what lies below unknown."""
+    (``done(sorted(seen)[0])``), and (given ``tainted``) the followed locals loaded
+    straight (``card in seen``: the card, below the set); anything else unknown, and what
+    lies below unknown."""
     start = i
     while start > 0 and instructions[start].starts_line is None:
         start -= 1
@@ -916,6 +984,8 @@ def _seed(instructions: list[dis.Instruction], i: int) -> list[Any]:
             continue
         if op == "LOAD_GLOBAL":
             stack.extend(["null", ("global", ins.argval)] if _null(ins) else ["?"])
+        elif op == "LOAD_FAST" and tainted is not None:
+            stack.append(tainted.get(ins.argval, "?"))
         elif op in ("LOAD_CONST", "LOAD_FAST", "LOAD_DEREF"):
             stack.append("?")
         elif op in ("LOAD_ATTR", "UNARY_NOT", "UNARY_NEGATIVE", "UNARY_INVERT", "UNARY_POSITIVE"):
@@ -949,37 +1019,55 @@ class _StepProof:
     unpacks: bool
 
 
-def _prove_step(code: types.CodeType, position: int = 0) -> _StepProof | None:
+def _prove_step(code: types.CodeType, position: int = 0, hashing: bool = False) -> _StepProof | None:
     """Whether the step function of ``code`` (the state its parameter ``position``: 1
     after a method's ``self``) never reads a frozenset of its state in order: its values
     are only unpacked (the state itself), indexed, compared, searched (``in``), combined
     (``|``, ``-``, ``+``), put in new tuples, returned, and handed to ``len``, ``sorted``,
-    ``max``, ``min``, ``any``, ``all``, ``done`` or ``fail``."""
-    if code.co_argcount <= position or code.co_cellvars or code.co_freevars or not _code_ok(code):
+    ``max``, ``min``, ``any``, ``all``, ``done`` or ``fail``.
+
+    With ``hashing``, the card (the next parameter) is followed too, and the stricter
+    rules of :func:`_step_window` hold: see :func:`hash_blind_step`."""
+    if code.co_argcount <= position + hashing or code.co_cellvars or code.co_freevars or not _code_ok(code):
         return None
     param = code.co_varnames[position]
     instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
-    tainted: dict[str, bool] = {param: False}  # local -> whether mixed with other values
+    # local -> its tag: the state's values alone, or mixed with others (hashing: cards or not)
+    tainted: dict[str, str] = {param: _C} if hashing else {param: _T}
+    if hashing:
+        tainted[code.co_varnames[position + 1]] = _C
     called: set[str] = set()
     unpacks = False
+    stores: dict[int, str] = {}
     while True:
         grew = False
         for i, ins in enumerate(instructions):
             if ins.opname != "LOAD_FAST" or ins.argval not in tainted:
                 continue
-            window = _step_window(instructions, i, tainted, code.co_consts, param)
+            window = _step_window(instructions, i, tainted, code.co_consts, param, hashing, stores)
             if window is None:
                 return None
             stored, reads, unpacked = window
             called |= reads
             unpacks = unpacks or unpacked
-            for name, mixed in stored.items():
-                if name not in tainted or (mixed and not tainted[name]):
-                    tainted[name] = mixed or tainted.get(name, False)
+            for name, tag in stored.items():
+                merged = _worse(tainted[name], tag) if name in tainted else tag
+                if tainted.get(name) != merged:
+                    tainted[name] = merged
+                    grew = True
+        if not grew and hashing:
+            # A local is a card's kind only if every store to it is (``x = len(seen)``
+            # on one line and ``x = card`` on another: x may hold a computed number).
+            for ins in instructions:
+                name = ins.argval
+                if ins.opname == "STORE_FAST" and tainted.get(name) in (_S, _C) \
+                        and stores.get(ins.offset) not in (_S, _C):
+                    tainted[name] = _TM
                     grew = True
         if not grew:
             break
-    if any(ins.opname in ("STORE_FAST", "DELETE_FAST") and ins.argval == param for ins in instructions):
+    watched = code.co_varnames[position:position + 1 + hashing]
+    if any(ins.opname in ("STORE_FAST", "DELETE_FAST") and ins.argval in watched for ins in instructions):
         return None  # the parameter rebound: which value it holds is not followed
     return _StepProof(code, frozenset(called), unpacks)
 
@@ -1085,6 +1173,45 @@ def blind_step(step: Any, state: Any) -> bool:
     return _plain_holders(state)
 
 
+_HASH_PROOFS: dict[types.CodeType, _StepProof | None] = {}
+
+
+def hash_blind_step(step: Any, state: Any) -> types.FunctionType | None:
+    """The function of the loop ``step`` when it may hash cards in a traced run: it never
+    reads the order of a set (as :func:`blind_step`), and every value that meets a card
+    or a value of the state where it is hashed or looked up (a set display, ``in``, a set
+    operation, ``==``, ``union``) is a card, a value of the state, or a tuple or set built
+    of them (:func:`_prove_step` with ``hashing``).  The caller checks the state at run
+    time: its values are cards or values equal to no card.  Atoms all hash alike, so
+    in the traced run a lookup compares every item of the same shape, by identity; with
+    the cards, equal items hash alike, so the answers are the same, and no order is read.
+    None when not shown (a plain function or method only, not a callable object).
+
+    >>> def seen_twice(seen, card):
+    ...     return done(len(seen)) if card in seen else seen | {card}
+    >>> def with_constant(seen, card):
+    ...     return done(0) if card in {"a", "b"} else seen | {card}
+    >>> from drawdsl import done
+    >>> hash_blind_step(seen_twice, frozenset()) is seen_twice, hash_blind_step(with_constant, frozenset())
+    (True, None)
+    """
+    found = _step_function(step)
+    if found is None:
+        return None
+    func, owner = found
+    if owner is not None and type(step) is not types.MethodType:
+        return None
+    code = func.__code__
+    if code not in _HASH_PROOFS:
+        _HASH_PROOFS[code] = _prove_step(code, 0 if owner is None else 1, hashing=True)
+    proof = _HASH_PROOFS[code]
+    if proof is None or proof.called & (_IN_ORDER | _FINISH) or (proof.unpacks and type(state) is not tuple):
+        return None
+    if not _blind_now(func, proof) or (owner is not None and not _safe_owner(owner)):
+        return None
+    return func
+
+
 def _plain_holders(value: Any) -> bool:
     """Whether every frozenset in ``value`` is held by plain tuples and frozensets only:
     a named tuple's own methods (``union``, ``count``, a property) are the class's code,
@@ -1187,12 +1314,4 @@ def _holds_frozensets(value: Any) -> bool:
         for item in value:
             if type(item) is frozenset and len(item) > 1:
                 return True
-    return False
-    for item in tuple.__iter__(value):
-        kind = type(item)
-        if kind in _SCALARS:
-            continue  # the usual case: numbers and text
-        nested = kind is frozenset or kind is tuple or (issubclass(kind, tuple) and hasattr(kind, "_fields"))
-        if nested and _holds_frozensets(item):
-            return True
     return False
