@@ -82,9 +82,9 @@ from typing import Any, TypeVar
 
 from drawdsl.keys import strict_key
 from drawdsl.lookups import looks_up, makes_sets, prepare, set_maker
-from drawdsl.order_blind import constant_strings, hash_blind_step
+from drawdsl.order_blind import constant_strings, hash_blind_step, hash_fields
 from drawdsl.own_code import codes_of, frozen_codes, functions_named, globals_of
-from drawdsl.probes import NAME_TYPES, Hidden, Seen, Token, Watch, _hidden, _Probe, show
+from drawdsl.probes import NAME_TYPES, Hidden, Seen, Token, Watch, _hidden, _Probe, name_field, show
 from drawdsl.reductions import CardIndex, head_support, normal, rename_spec
 from drawdsl.spec import _Done, _Draw, _Fail, _spec_or_raise
 
@@ -1216,17 +1216,30 @@ class Tracer:
 
     def _hashes(self, head: _Draw[Any], drawn: int) -> tuple[types.CodeType, dict[str, Any]] | None:
         """The step's code and globals when the traced run may hash atoms in it: a loop
-        on plain cards whose step :func:`~drawdsl.order_blind.hash_blind_step` shows
-        hashing only cards and the state's values, and whose state holds, through exact
-        tuples and frozensets, only cards and plain values equal to no card (``1`` beside
-        a card ``1.0`` would be found by its hash, never compared)."""
+        whose step :func:`~drawdsl.order_blind.hash_blind_step` shows hashing only
+        cards and the state's values, and whose state holds, through exact tuples and
+        frozensets, only cards and plain values equal to no card (``1`` beside a card
+        ``1.0`` would be found by its hash, never compared).  On probe cards handed as
+        names, the step may read the one field that holds the name (``card.rank``:
+        its atom), through the probe's own reader; on plain cards, no attribute."""
         key = getattr(head, "key", None)
-        if self.named or type(self.cards[drawn]) is Token or type(key) is not tuple or len(key) != 2 \
-                or key[0] != "loop":
+        if type(key) is not tuple or len(key) != 2 or key[0] != "loop":
             return None
         state, step = key[1].state, key[1].step
         func = hash_blind_step(step, state)
-        if func is None or not _cards_or_strangers(state, self.values, type(self.cards[drawn])):
+        if func is None:
+            return None
+        card, fields = self.cards[drawn], hash_fields(func)
+        if self.named:
+            field = name_field(card) if type(card) is Token else None
+            if field is None or not fields <= {field}:
+                return None
+            kinds: tuple[type, ...] = NAME_TYPES
+        elif type(card) is Token or fields:
+            return None
+        else:
+            kinds = (type(card),)
+        if not _cards_or_strangers(state, self.values, kinds):
             return None
         return func.__code__, func.__globals__
 
@@ -1287,9 +1300,12 @@ class Tracer:
 _PLAIN_LEAVES = frozenset({int, str, float, bytes, bool, type(None)})
 
 
-def _cards_or_strangers(value: Any, cards: frozenset[Any], kind: type, budget: int = 10_000) -> bool:
+def _cards_or_strangers(
+    value: Any, cards: frozenset[Any], kinds: tuple[type, ...], budget: int = 10_000,
+) -> bool:
     """Whether ``value`` holds, through exact tuples and frozensets, only cards (of the
-    cards' type ``kind``) and plain values equal to no card."""
+    cards' types ``kinds``: theirs, or the names' of probe cards) and plain values equal
+    to no card."""
     stack = [value]
     while stack:
         budget -= 1
@@ -1299,7 +1315,10 @@ def _cards_or_strangers(value: Any, cards: frozenset[Any], kind: type, budget: i
         t = type(x)
         if t is tuple or t is frozenset:
             stack.extend(x)
-        elif t not in _PLAIN_LEAVES or (x in cards and t is not kind):
+        elif t in kinds:
+            if x not in cards:
+                return False  # a name of no card here (or a card's kind, not a card)
+        elif t not in _PLAIN_LEAVES or x in cards:
             return False
     return True
 

@@ -753,6 +753,7 @@ def _worse(a: str, b: str) -> str:
 def _step_window(
     instructions: list[dis.Instruction], i: int, tainted: dict[str, str], consts: tuple[Any, ...],
     param: str, hashing: bool = False, stores: dict[int, str] | None = None,
+    card: str | None = None, fields: set[str] | None = None,
 ) -> tuple[dict[str, str], set[str], bool] | None:
     """Follow a value of the state loaded at ``instructions[i]`` until none is on the stack.
 
@@ -766,7 +767,9 @@ def _step_window(
     cards, values of the state (checked at run time to equal no card unless they are
     one), and tuples and sets built of them, never a value the step computed
     (``len(seen)``, ``name[1]``) or a constant set.  ``stores`` collects the tag of
-    each store it follows (by offset).
+    each store it follows (by offset); ``fields``, the attributes read straight off the
+    parameter ``card`` (``card.rank``), which the caller checks at run time to be a
+    probe card's field (the card's shown field, a card's own kind of value).
 
     Tags: ``_T`` a value of the state alone (the state, its parts, their unions and
     intersections); ``_TM`` one mixed with other values (``seen | {card}``, a tuple of
@@ -775,7 +778,7 @@ def _step_window(
     other's can read its order: a constant, a container the step builds, another value
     of the state (not ``First[seen]`` or ``seen == other``, whose methods get it).
     """
-    stack = _Stack(_seed(instructions, i, tainted if hashing else None))
+    stack = _Stack(_seed(instructions, i, tainted if hashing else None, card))
     before = instructions[i - 1] if i else None
     if (not stack and not instructions[i].is_jump_target and before is not None
             and before.opname == "LOAD_GLOBAL" and _null(before)):
@@ -827,6 +830,11 @@ def _step_window(
             stack.extend(["null", ("global", ins.argval)] if _null(ins) else ["?"])
         elif op == "LOAD_ATTR":
             owner = pop(1)[0]
+            if hashing and fields is not None and previous.opname == "LOAD_FAST" and previous.argval == card:
+                fields.add(ins.argval)  # card.rank: a field, checked at run time
+                stack.append(_C)
+                previous = ins
+                continue
             # A named tuple's field (hashing: ``n.real``, ``s.upper``, any value at all).
             stack.append((_TM if hashing else owner) if ours(owner) else "?")
         elif op == "LOAD_METHOD":
@@ -960,12 +968,16 @@ def _step_window(
     return (stored, called, unpacks) if not any(ours(tag) for tag in stack) else None
 
 
-def _seed(instructions: list[dis.Instruction], i: int, tainted: dict[str, str] | None = None) -> list[Any]:
+def _seed(
+    instructions: list[dis.Instruction], i: int, tainted: dict[str, str] | None = None,
+    card: str | None = None,
+) -> list[Any]:
     """The top of the modelled stack just before ``instructions[i]``, from the start of its
     line (or its last branch): the global functions about to be called
     (``done(sorted(seen)[0])``), and (given ``tainted``) the followed locals loaded
-    straight (``card in seen``: the card, below the set); anything else unknown, and what
-    lies below unknown."""
+    straight (``card in seen``: the card, below the set), and ``card.field`` (the card's
+    own window records the field for the check at run time); anything else unknown, and
+    what lies below unknown."""
     start = i
     while start > 0 and instructions[start].starts_line is None:
         start -= 1
@@ -974,8 +986,10 @@ def _seed(instructions: list[dis.Instruction], i: int, tainted: dict[str, str] |
     def take(n: int) -> None:
         del stack[max(0, len(stack) - n):]
 
+    previous = None
     for ins in instructions[start:i]:
         op, arg = ins.opname, ins.arg or 0
+        after, previous = previous, ins
         if ins.is_jump_target or ins.opcode in _JUMPS:
             stack = []  # a branch: what is below is not known here
             if ins.opcode in _JUMPS:
@@ -988,6 +1002,9 @@ def _seed(instructions: list[dis.Instruction], i: int, tainted: dict[str, str] |
             stack.append(tainted.get(ins.argval, "?"))
         elif op in ("LOAD_CONST", "LOAD_FAST", "LOAD_DEREF"):
             stack.append("?")
+        elif op == "LOAD_ATTR" and tainted is not None and card is not None and after is not None \
+                and after.opname == "LOAD_FAST" and after.argval == card and stack:
+            stack[-1] = _C
         elif op in ("LOAD_ATTR", "UNARY_NOT", "UNARY_NEGATIVE", "UNARY_INVERT", "UNARY_POSITIVE"):
             take(1)
             stack.append("?")
@@ -1017,6 +1034,8 @@ class _StepProof:
     code: types.CodeType
     called: frozenset[str]
     unpacks: bool
+    #: (hashing) The attributes read off the card, each to be a probe card's field.
+    card_fields: frozenset[str] = frozenset()
 
 
 def _prove_step(code: types.CodeType, position: int = 0, hashing: bool = False) -> _StepProof | None:
@@ -1039,12 +1058,16 @@ def _prove_step(code: types.CodeType, position: int = 0, hashing: bool = False) 
     called: set[str] = set()
     unpacks = False
     stores: dict[int, str] = {}
+    fields: set[str] = set()
+    card = code.co_varnames[position + 1] if hashing else None
     while True:
         grew = False
         for i, ins in enumerate(instructions):
             if ins.opname != "LOAD_FAST" or ins.argval not in tainted:
                 continue
-            window = _step_window(instructions, i, tainted, code.co_consts, param, hashing, stores)
+            window = _step_window(
+                instructions, i, tainted, code.co_consts, param, hashing, stores, card, fields,
+            )
             if window is None:
                 return None
             stored, reads, unpacked = window
@@ -1069,7 +1092,7 @@ def _prove_step(code: types.CodeType, position: int = 0, hashing: bool = False) 
     watched = code.co_varnames[position:position + 1 + hashing]
     if any(ins.opname in ("STORE_FAST", "DELETE_FAST") and ins.argval in watched for ins in instructions):
         return None  # the parameter rebound: which value it holds is not followed
-    return _StepProof(code, frozenset(called), unpacks)
+    return _StepProof(code, frozenset(called), unpacks, frozenset(fields))
 
 
 _STEP_PROOFS: dict[tuple[types.CodeType, int], _StepProof | None] = {}
@@ -1210,6 +1233,12 @@ def hash_blind_step(step: Any, state: Any) -> types.FunctionType | None:
     if not _blind_now(func, proof) or (owner is not None and not _safe_owner(owner)):
         return None
     return func
+
+
+def hash_fields(func: types.FunctionType) -> frozenset[str]:
+    """The attributes a step shown by :func:`hash_blind_step` reads off its card."""
+    proof = _HASH_PROOFS.get(func.__code__)
+    return proof.card_fields if proof is not None else frozenset()
 
 
 def _plain_holders(value: Any) -> bool:

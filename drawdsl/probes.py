@@ -237,6 +237,35 @@ def _field_reader(i: int) -> property:
     return property(read)
 
 
+_READ = _field_reader(0).fget.__code__  # type: ignore[union-attr]
+
+
+def name_field(token: Token) -> str | None:
+    """The field a probe card of ``token`` hands its name in, read through the probe's own
+    field reader (so ``card.<field>`` gives the name, or in a traced run its atom, and
+    nothing the card's class computes); None when there is no such field.
+
+    >>> from drawdsl import standard_deck
+    >>> plan = ProbePlan.of(standard_deck())
+    >>> name_field(plan.deck(frozenset({"rank"}), names=True)[0].distinct()[0])
+    'rank'
+    """
+    if token.name is None:
+        return None
+    base = type(token.members[0])
+    probe = _probe_type(base)
+    if getattr(probe, "__getattribute__", None) is not tuple.__getattribute__:
+        return None
+    found = [i for i, value in enumerate(token.values) if value is token.name]
+    if len(found) != 1:
+        return None
+    field = base._fields[found[0]]  # type: ignore[attr-defined]
+    reader = probe.__dict__.get(field)
+    if type(reader) is not property or getattr(reader.fget, "__code__", None) is not _READ:
+        return None
+    return str(field)
+
+
 _PROBE_TYPES: dict[type, type] = {}  # a cache of derived types, never of values
 _TUPLEGETTER = type(vars(namedtuple("_Point", "x"))["x"])  # the type of a field's accessor
 
