@@ -1064,7 +1064,7 @@ class Tracer:
     equivariant there, else what it saw.
     """
 
-    __slots__ = ("cards", "index", "usable", "values", "named", "clean", "searched")
+    __slots__ = ("cards", "index", "usable", "values", "named", "clean", "searched", "keys")
 
     def __init__(self, cards: Sequence[Any]) -> None:
         self.cards = tuple(cards)
@@ -1074,6 +1074,8 @@ class Tracer:
         #: Why traced runs cannot be used on these cards (None: they can).
         self.usable = _traceable(self.cards)
         self.values: frozenset[Any] = frozenset()
+        #: The strict keys of the cards' values (a state's leaf is a card by its key).
+        self.keys: frozenset[Any] = frozenset()
         #: The classes searched for set makers in this evaluation's runs (see
         #: _reaches_set_makers): a spec does not change its classes.
         self.clean: dict[int, type] = {}
@@ -1083,6 +1085,7 @@ class Tracer:
         if self.usable is None:
             try:
                 self.values = frozenset(card.name if type(card) is Token else card for card in self.cards)
+                self.keys = frozenset(strict_key(value) for value in self.values)
             except TypeError:
                 self.usable = "cards that cannot be hashed"
 
@@ -1229,7 +1232,7 @@ class Tracer:
         func = hash_blind_step(step, state)
         if func is None:
             return None
-        card, fields = self.cards[drawn], hash_fields(func)
+        card, fields = self.cards[drawn], hash_fields(step)
         if self.named:
             field = name_field(card) if type(card) is Token else None
             if field is None or not fields <= {field}:
@@ -1239,7 +1242,7 @@ class Tracer:
             return None
         else:
             kinds = (type(card),)
-        if not _cards_or_strangers(state, self.values, kinds):
+        if not _cards_or_strangers(state, self.values, kinds, self.keys):
             return None
         return func.__code__, func.__globals__
 
@@ -1301,11 +1304,13 @@ _PLAIN_LEAVES = frozenset({int, str, float, bytes, bool, type(None)})
 
 
 def _cards_or_strangers(
-    value: Any, cards: frozenset[Any], kinds: tuple[type, ...], budget: int = 10_000,
+    value: Any, cards: frozenset[Any], kinds: tuple[type, ...], keys: frozenset[Any] | None = None,
+    budget: int = 10_000,
 ) -> bool:
     """Whether ``value`` holds, through exact tuples and frozensets, only cards (of the
-    cards' types ``kinds``: theirs, or the names' of probe cards) and plain values equal
-    to no card."""
+    cards' types ``kinds``: theirs, or the names' of probe cards; a plain card only when
+    its strict key is a card's, ``keys``, as the renaming matches it: not ``-0.0`` for a
+    card ``0.0``) and plain values equal to no card."""
     stack = [value]
     while stack:
         budget -= 1
@@ -1315,9 +1320,8 @@ def _cards_or_strangers(
         t = type(x)
         if t is tuple or t is frozenset:
             stack.extend(x)
-        elif t in kinds:
-            if x not in cards:
-                return False  # a name of no card here (or a card's kind, not a card)
+        elif t in kinds and (x in cards if keys is None or t in NAME_TYPES else strict_key(x) in keys):
+            continue  # a card (or the name of one), which the renaming turns into an atom
         elif t not in _PLAIN_LEAVES or x in cards:
             return False
     return True

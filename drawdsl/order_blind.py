@@ -741,6 +741,15 @@ _S = "set"  # a set or frozenset of such values (the result of a set operation o
 _SET_OPS = frozenset({1, 7, 10, 12, 14, 20, 23, 25})
 #: Set methods that hand back a set of the operands' items.
 _SET_RESULTS = frozenset({"union", "intersection", "difference", "symmetric_difference"})
+#: Set methods: they look their arguments' items up (a string's letters too).
+_SET_METHODS = _SET_RESULTS | {"isdisjoint", "issubset", "issuperset"}
+#: (hashing) Instructions that iterate, anywhere in the step: a set's order, read.
+_ITERATES = frozenset({
+    "GET_ITER", "FOR_ITER", "GET_YIELD_FROM_ITER", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE",
+    "DICT_MERGE", "CALL_FUNCTION_EX", "UNPACK_EX", "LIST_TO_TUPLE", "BUILD_LIST_UNPACK",
+})
+#: (hashing) The only globals a step may name: what else it calls could hash a card.
+_HASH_GLOBALS = frozenset({"len", "any", "all", "done", "fail"})
 #: Rank of a tag when a local is stored with two: the least a value may be taken for.
 _RANK = {_S: 0, _C: 1, _T: 0, _TM: 2}
 
@@ -935,11 +944,15 @@ def _step_window(
                     return None  # seen.union(other): other is iterated by the frozenset
                 if not hashing:
                     stack.append(_TM)
-                elif not all(safe(t) for t in args) or (func[2] not in (_S, _C) and args):
+                elif func[2] not in (_S, _C) or not all(safe(t) for t in args):
                     return None  # seen.union([len(seen)]): found by hash, never compared
-                elif func[1] in _SET_RESULTS and func[2] == _S:
-                    stack.append(_S)
+                elif func[1] in _SET_METHODS:
+                    if not all(t == _S for t in args):
+                        return None  # seen.isdisjoint(name): a string's letters looked up
+                    # A set of the owner's and the arguments' items, or a truth value.
+                    stack.append(_S if func[1] in _SET_RESULTS else "?")
                 else:
+                    # count, index: a number; _replace: a tuple holding anything.
                     stack.append("?" if func[1] != "_replace" else _TM)
             elif ours(func) or ours(null):
                 return None  # a callable read off the state (seen.__iter__)
@@ -1051,6 +1064,17 @@ def _prove_step(code: types.CodeType, position: int = 0, hashing: bool = False) 
         return None
     param = code.co_varnames[position]
     instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+    if hashing:
+        # A safety net under the windows: no iteration anywhere (a set's order), no global
+        # but len, any, all, done and fail (what else the step calls runs in its frame's
+        # name, where atoms may be hashed), no unpacking but of the state itself.
+        for j, ins in enumerate(instructions):
+            if ins.opname in _ITERATES or (ins.opname in ("LOAD_GLOBAL", "LOAD_NAME")
+                                           and ins.argval not in _HASH_GLOBALS):
+                return None
+            if ins.opname == "UNPACK_SEQUENCE" and not (
+                    j and instructions[j - 1].opname == "LOAD_FAST" and instructions[j - 1].argval == param):
+                return None
     # local -> its tag: the state's values alone, or mixed with others (hashing: cards or not)
     tainted: dict[str, str] = {param: _C} if hashing else {param: _T}
     if hashing:
@@ -1196,7 +1220,7 @@ def blind_step(step: Any, state: Any) -> bool:
     return _plain_holders(state)
 
 
-_HASH_PROOFS: dict[types.CodeType, _StepProof | None] = {}
+_HASH_PROOFS: dict[tuple[types.CodeType, int], _StepProof | None] = {}
 
 
 def hash_blind_step(step: Any, state: Any) -> types.FunctionType | None:
@@ -1224,10 +1248,10 @@ def hash_blind_step(step: Any, state: Any) -> types.FunctionType | None:
     func, owner = found
     if owner is not None and type(step) is not types.MethodType:
         return None
-    code = func.__code__
-    if code not in _HASH_PROOFS:
-        _HASH_PROOFS[code] = _prove_step(code, 0 if owner is None else 1, hashing=True)
-    proof = _HASH_PROOFS[code]
+    code, position = func.__code__, 0 if owner is None else 1
+    if (code, position) not in _HASH_PROOFS:
+        _HASH_PROOFS[code, position] = _prove_step(code, position, hashing=True)
+    proof = _HASH_PROOFS[code, position]
     if proof is None or proof.called & (_IN_ORDER | _FINISH) or (proof.unpacks and type(state) is not tuple):
         return None
     if not _blind_now(func, proof) or (owner is not None and not _safe_owner(owner)):
@@ -1235,9 +1259,12 @@ def hash_blind_step(step: Any, state: Any) -> types.FunctionType | None:
     return func
 
 
-def hash_fields(func: types.FunctionType) -> frozenset[str]:
+def hash_fields(step: Any) -> frozenset[str]:
     """The attributes a step shown by :func:`hash_blind_step` reads off its card."""
-    proof = _HASH_PROOFS.get(func.__code__)
+    found = _step_function(step)
+    if found is None:
+        return frozenset()
+    proof = _HASH_PROOFS.get((found[0].__code__, 0 if found[1] is None else 1))
     return proof.card_fields if proof is not None else frozenset()
 
 
