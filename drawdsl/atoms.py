@@ -1232,10 +1232,12 @@ class Tracer:
         func = hash_blind_step(step, state)
         if func is None:
             return None
-        card, fields = self.cards[drawn], hash_fields(step)
+        card, (fields, whole) = self.cards[drawn], hash_fields(step)
         if self.named:
+            # A probe card is of the spec's class: only its named field may be read (the
+            # card itself would run the class's methods, whose results are not followed).
             field = name_field(card) if type(card) is Token else None
-            if field is None or not fields <= {field}:
+            if field is None or not fields <= {field} or whole:
                 return None
             kinds: tuple[type, ...] = NAME_TYPES
         elif type(card) is Token or fields:

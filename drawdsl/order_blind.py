@@ -73,6 +73,7 @@ from __future__ import annotations
 import builtins
 import collections
 import dis
+import inspect
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -812,7 +813,7 @@ def _step_window(
         return tag in (_C, _S)
 
     previous = instructions[i]
-    for ins in instructions[i + 1:]:
+    for at, ins in enumerate(instructions[i + 1:], start=i + 1):
         if not any(ours(tag) for tag in stack):
             return stored, called, unpacks
         op, arg = ins.opname, ins.arg or 0
@@ -839,7 +840,8 @@ def _step_window(
             stack.extend(["null", ("global", ins.argval)] if _null(ins) else ["?"])
         elif op == "LOAD_ATTR":
             owner = pop(1)[0]
-            if hashing and fields is not None and previous.opname == "LOAD_FAST" and previous.argval == card:
+            just = instructions[at - 1]  # the instruction right before (not the last one modelled)
+            if hashing and fields is not None and just.opname == "LOAD_FAST" and just.argval == card:
                 fields.add(ins.argval)  # card.rank: a field, checked at run time
                 stack.append(_C)
                 previous = ins
@@ -1049,6 +1051,10 @@ class _StepProof:
     unpacks: bool
     #: (hashing) The attributes read off the card, each to be a probe card's field.
     card_fields: frozenset[str] = frozenset()
+    #: (hashing) Whether the card itself is used, not only a field read off it: on a
+    #: probe card, that runs the card's class's code (``count``, ``__lt__``, ``union``),
+    #: whose results the proof cannot follow.
+    card_whole: bool = True
 
 
 def _prove_step(code: types.CodeType, position: int = 0, hashing: bool = False) -> _StepProof | None:
@@ -1064,7 +1070,16 @@ def _prove_step(code: types.CodeType, position: int = 0, hashing: bool = False) 
         return None
     param = code.co_varnames[position]
     instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+    whole = True
     if hashing:
+        if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
+            return None
+        card_name = code.co_varnames[position + 1]
+        whole = any(
+            ins.opname == "LOAD_FAST" and ins.argval == card_name
+            and (j + 1 == len(instructions) or instructions[j + 1].opname != "LOAD_ATTR")
+            for j, ins in enumerate(instructions)
+        )
         # A safety net under the windows: no iteration anywhere (a set's order), no global
         # but len, any, all, done and fail (what else the step calls runs in its frame's
         # name, where atoms may be hashed), no unpacking but of the state itself.
@@ -1116,7 +1131,7 @@ def _prove_step(code: types.CodeType, position: int = 0, hashing: bool = False) 
     watched = code.co_varnames[position:position + 1 + hashing]
     if any(ins.opname in ("STORE_FAST", "DELETE_FAST") and ins.argval in watched for ins in instructions):
         return None  # the parameter rebound: which value it holds is not followed
-    return _StepProof(code, frozenset(called), unpacks, frozenset(fields))
+    return _StepProof(code, frozenset(called), unpacks, frozenset(fields), whole)
 
 
 _STEP_PROOFS: dict[tuple[types.CodeType, int], _StepProof | None] = {}
@@ -1259,13 +1274,14 @@ def hash_blind_step(step: Any, state: Any) -> types.FunctionType | None:
     return func
 
 
-def hash_fields(step: Any) -> frozenset[str]:
-    """The attributes a step shown by :func:`hash_blind_step` reads off its card."""
+def hash_fields(step: Any) -> tuple[frozenset[str], bool]:
+    """The attributes a step shown by :func:`hash_blind_step` reads off its card, and
+    whether it uses the card itself too."""
     found = _step_function(step)
     if found is None:
-        return frozenset()
+        return frozenset(), True
     proof = _HASH_PROOFS.get((found[0].__code__, 0 if found[1] is None else 1))
-    return proof.card_fields if proof is not None else frozenset()
+    return (proof.card_fields, proof.card_whole) if proof is not None else (frozenset(), True)
 
 
 def _plain_holders(value: Any) -> bool:

@@ -263,6 +263,9 @@ def name_field(token: Token) -> str | None:
     reader = probe.__dict__.get(field)
     if type(reader) is not property or getattr(reader.fget, "__code__", None) is not _READ:
         return None
+    cells: tuple[Any, ...] = getattr(reader.fget, "__closure__", None) or ()
+    if len(cells) != 1 or cells[0].cell_contents != found[0]:
+        return None  # a reader of another field
     return str(field)
 
 

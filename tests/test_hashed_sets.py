@@ -345,8 +345,90 @@ def test_negative_zero_is_not_the_card_zero() -> None:
 
 
 def test_a_proof_as_a_plain_step_is_not_taken_for_a_method() -> None:
-    deck = Cards({r: 4 for r in range(13)})
+    deck = Cards({r: 2 for r in range(5, 13)})
     bound = loop((), Walk().step)
     truth = chances(bound, deck, symmetric=False, lump=False)
     chances(loop((), Walk.step), deck)  # proves the function with the state first
     assert chances(bound, deck) == truth
+
+
+# --------------------------------------------------------------------------- a second review's
+
+
+class CountCard(NamedTuple):
+    rank: int
+    suit: str
+
+    def count(self, value: Any = None) -> int:  # type: ignore[override]
+        return self.rank  # the class's own method: the rank itself, not a number of items
+
+
+class UnionCard(NamedTuple):
+    rank: int
+    suit: str
+
+    def union(self, *others: Any) -> int:
+        return 0  # a number equal to a card's rank, not a set
+
+
+class LtCard(NamedTuple):
+    rank: int
+    suit: str
+
+    def __lt__(self, other: Any) -> Any:  # type: ignore[override]
+        return self.rank
+
+
+def counts_itself(seen: frozenset[Any], card: Any) -> Any:
+    if card.count() in {0}:
+        return done("low")
+    if card.rank in seen:
+        return done("pair")
+    if len(seen) == 7:
+        return done("none")
+    return seen | {card.rank}
+
+
+def union_of_card(seen: frozenset[Any], card: Any) -> Any:
+    u = card.union()
+    if u in seen:
+        return done("zero seen")
+    if card.rank in seen:
+        return done("pair")
+    if len(seen) == 7:
+        return done("none")
+    return seen | {card.rank}
+
+
+def less_than_itself(seen: frozenset[Any], card: Any) -> Any:
+    if (card < card) in {0}:
+        return done("low")
+    if card.rank in seen:
+        return done("pair")
+    if len(seen) == 1:
+        return done("two")
+    return seen | {card.rank}
+
+
+@pytest.mark.parametrize(("kind", "step"), [(CountCard, counts_itself), (UnionCard, union_of_card)])
+def test_a_probe_cards_own_methods_are_not_followed(kind: type, step: Any) -> None:
+    """On probe cards the step is handed the spec's own class: ``card.count()`` ran the
+    class's method (the rank itself), which the proof took for a number; the outcome
+    it decides went missing on 13 ranks x 4, the rank 0 listed last."""
+    deck = Cards([kind(r, s) for r in range(12, -1, -1) for s in "shdc"])
+    spec = loop(frozenset(), step)
+    assert chances(spec, deck) == chances(spec, deck, symmetric=False)
+
+
+def test_a_probe_cards_own_comparison_is_not_followed() -> None:
+    deck = Cards([LtCard(r, s) for r in (2, 1, 0) for s in "xy"])
+    spec = loop(frozenset(), less_than_itself)
+    with eager_proofs():
+        assert chances(spec, deck) == brute_force(spec, deck)
+
+
+def test_a_generator_function_is_no_step_to_hash_in() -> None:
+    def step(seen: frozenset[Any], card: Any) -> Any:
+        yield seen | {card}
+
+    assert hash_blind_step(step, frozenset()) is None
