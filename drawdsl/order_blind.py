@@ -822,6 +822,10 @@ def _step_window(
             if any(ours(tag) for tag in stack):
                 return None
             continue
+        if op == "JUMP_FORWARD" and _returns_at(instructions, ins.argval):
+            pop(1)  # `return a if c else b`: the first arm jumps to the return of both
+            previous = ins
+            continue
         if (ins.is_jump_target and op != "RETURN_VALUE") or ins.opcode in _JUMPS:
             return None  # (both arms of `a if c else b` end at one return: it returns either)
         if op in _QUIET:
@@ -981,6 +985,11 @@ def _step_window(
             return None
         previous = ins
     return (stored, called, unpacks) if not any(ours(tag) for tag in stack) else None
+
+
+def _returns_at(instructions: list[dis.Instruction], offset: int) -> bool:
+    """Whether the instruction at ``offset`` is a ``RETURN_VALUE``."""
+    return any(ins.offset == offset and ins.opname == "RETURN_VALUE" for ins in instructions)
 
 
 def _seed(

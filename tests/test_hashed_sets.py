@@ -55,7 +55,13 @@ def pairs_seen(seen: frozenset[Any], card: Any) -> Any:
     return seen | {card}
 
 
-BLIND = [until_repeat, last_and_seen, pairs_seen]
+def pairs_in_one_line(seen: frozenset[Any], card: Any) -> Any:
+    if len(seen) == 3:
+        return done(len(seen))
+    return seen - {card} if card in seen else seen | {card}  # both arms return
+
+
+BLIND = [until_repeat, last_and_seen, pairs_seen, pairs_in_one_line]
 
 
 @pytest.mark.parametrize("step", BLIND)
@@ -145,7 +151,11 @@ def letter_of_name(state: tuple[str, frozenset[Any]], card: Any) -> Any:
     return done("not") if len(seen) == 2 else (name, seen | {card})
 
 
-REFUSED = [with_constant, counts_in_set, number_joins, rebound_local, first_item, compares_computed,
+def first_in_one_line(seen: frozenset[Any], card: Any) -> Any:
+    return done(next(iter(seen)) == card) if len(seen) == 2 else seen | {card}
+
+
+REFUSED = [first_in_one_line, with_constant, counts_in_set, number_joins, rebound_local, first_item, compares_computed,
            through_helper, letter_of_name]
 
 
