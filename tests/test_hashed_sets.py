@@ -155,8 +155,8 @@ def first_in_one_line(seen: frozenset[Any], card: Any) -> Any:
     return done(next(iter(seen)) == card) if len(seen) == 2 else seen | {card}
 
 
-REFUSED = [first_in_one_line, with_constant, counts_in_set, number_joins, rebound_local, first_item, compares_computed,
-           through_helper, letter_of_name]
+REFUSED = [first_in_one_line, with_constant, counts_in_set, number_joins, rebound_local, first_item,
+           compares_computed, through_helper, letter_of_name]
 
 
 @pytest.mark.parametrize("step", REFUSED)
