@@ -1083,6 +1083,14 @@ def _prove_step(code: types.CodeType, position: int = 0, hashing: bool = False) 
     if hashing:
         if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
             return None
+        # No parameter assigned: a local is taken for a card only when every store to it
+        # stores one, which holds only for locals with no value on entry (a default
+        # ``x=12`` kept by a store that never runs would be taken for a card).
+        params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount
+                                  + bool(code.co_flags & inspect.CO_VARARGS)
+                                  + bool(code.co_flags & inspect.CO_VARKEYWORDS)]
+        if any(ins.opname in ("STORE_FAST", "DELETE_FAST") and ins.argval in params for ins in instructions):
+            return None
         card_name = code.co_varnames[position + 1]
         whole = any(
             ins.opname == "LOAD_FAST" and ins.argval == card_name

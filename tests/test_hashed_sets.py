@@ -442,3 +442,38 @@ def test_a_generator_function_is_no_step_to_hash_in() -> None:
         yield seen | {card}
 
     assert hash_blind_step(step, frozenset()) is None
+
+
+# --------------------------------------------------------------------------- a third review's
+
+
+def default_kept(seen: frozenset[Any], card: Any, x: Any = 12) -> Any:
+    if len(seen) == 99:  # never: x keeps its default, equal to a card
+        x = card
+    if card in seen:
+        return done("pair")
+    if len(seen) == 6:
+        return done(x in seen)
+    return seen | {card}
+
+
+def keyword_default_kept(seen: frozenset[Any], card: Any, *, x: Any = 6) -> Any:
+    if len(seen) == 99:
+        x = card
+    if len(seen) == 2:
+        return done(x in seen)
+    return seen | {card}
+
+
+def test_a_parameters_default_is_not_taken_for_a_card() -> None:
+    """A store that never runs made ``x`` a card in the proof, while it kept its default
+    12: looked up by hash among the atoms, never found (the outcome True went missing)."""
+    assert hash_blind_step(default_kept, frozenset()) is None
+    assert hash_blind_step(keyword_default_kept, frozenset()) is None
+    deck = Cards({r: 4 for r in range(13)})
+    spec = loop(frozenset(), default_kept)
+    assert chances(spec, deck) == chances(spec, deck, symmetric=False, lump=False)
+    small = Cards(range(8))
+    spec = loop(frozenset(), keyword_default_kept)
+    with eager_proofs():
+        assert chances(spec, small) == brute_force(spec, small)
