@@ -74,6 +74,7 @@ import builtins
 import collections
 import dis
 import inspect
+import sys
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -154,8 +155,13 @@ def blind_dicts(code: types.CodeType) -> Blind:
     return found
 
 
+#: The bytecode the proofs model (their stack effects, opcodes and jumps): on another
+#: Python they show nothing (orders kept, no hashing), which is slower, never wrong.
+MODELLED = sys.version_info[:2] == (3, 11)
+
+
 def _prove(code: types.CodeType) -> Blind:
-    if code.co_cellvars or code.co_freevars or not _code_ok(code):
+    if not MODELLED or code.co_cellvars or code.co_freevars or not _code_ok(code):
         return _NONE
     n_args = code.co_argcount + code.co_kwonlyargcount
     n_args += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)  # *args, **kwargs
@@ -1075,7 +1081,8 @@ def _prove_step(code: types.CodeType, position: int = 0, hashing: bool = False) 
 
     With ``hashing``, the card (the next parameter) is followed too, and the stricter
     rules of :func:`_step_window` hold: see :func:`hash_blind_step`."""
-    if code.co_argcount <= position + hashing or code.co_cellvars or code.co_freevars or not _code_ok(code):
+    if not MODELLED or code.co_argcount <= position + hashing or code.co_cellvars or code.co_freevars \
+            or not _code_ok(code):
         return None
     param = code.co_varnames[position]
     instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]

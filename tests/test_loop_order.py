@@ -20,7 +20,10 @@ from hypothesis import strategies as st
 from oracle import brute_force
 
 from drawdsl import Cards, chances, done, loop
-from drawdsl.order_blind import _prove_step, blind_step
+from drawdsl.order_blind import MODELLED, _prove_step, blind_step
+
+#: The bytecode proofs model Python 3.11: elsewhere they show nothing (slower, never wrong).
+MODELLED_ONLY = pytest.mark.skipif(not MODELLED, reason="the bytecode proofs model Python 3.11")
 
 COLLIDING = st.lists(st.sampled_from([0, 8, 16, 24, 32]), min_size=3, max_size=5, unique=True).map(Cards)
 
@@ -160,6 +163,7 @@ def test_a_step_blind_to_the_order_is_answered_exactly(step: Any, deck: Cards[in
     assert chances(spec, deck) == chances(spec, deck, merge=False) == brute_force(spec, deck)
 
 
+@MODELLED_ONLY
 @pytest.mark.parametrize("step", BLIND)
 def test_the_proof_accepts_the_blind_steps(step: Any) -> None:
     assert _prove_step(step.__code__) is not None
@@ -178,6 +182,7 @@ def test_what_the_proof_leaves_to_the_run_is_refused_there() -> None:
     assert not blind_step(through_a_partial, frozenset({0, 8}))
 
 
+@MODELLED_ONLY
 def test_blind_steps_merge_states_in_either_order() -> None:
     deck = Cards([0, 8, 16, 24, 32])
     widths: list[int] = []
@@ -232,6 +237,7 @@ class OrderStep:
         return done(next(iter(seen))) if len(seen) == 2 else seen | {card}
 
 
+@MODELLED_ONLY
 @given(COLLIDING)
 def test_steps_that_are_objects_or_methods(deck: Cards[int]) -> None:
     for step in (RepeatWithin(4), PeekingStep(), OrderStep().first):
