@@ -403,8 +403,9 @@ class _Mapping:
             moved = [self.rename(x) for x in members]
             if all(a is b for a, b in zip(moved, members, strict=True)):
                 return value
-            hashes = object.__getattribute__(self.atoms[0], "_watch").hashes if self.atoms else None
-            if self.to_atoms and hashes is None:
+            if self.to_atoms and (
+                not self.atoms or object.__getattribute__(self.atoms[0], "_watch").hashes is None
+            ):
                 # A set of atoms would be found by the hashes of its cards: a lookup of a
                 # value equal to a card could tell the atoms apart without touching them.
                 # (Unless the step is shown to look up only cards and the state's values.)

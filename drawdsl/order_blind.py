@@ -854,10 +854,9 @@ def _step_window(
             if hashing and fields is not None and just.opname == "LOAD_FAST" and just.argval == card:
                 fields.add(ins.argval)  # card.rank: a field, checked at run time
                 stack.append(_C)
-                previous = ins
-                continue
-            # A named tuple's field (hashing: ``n.real``, ``s.upper``, any value at all).
-            stack.append((_TM if hashing else owner) if ours(owner) else "?")
+            else:
+                # A named tuple's field (hashing: ``n.real``, ``s.upper``, any value at all).
+                stack.append((_TM if hashing else owner) if ours(owner) else "?")
         elif op == "LOAD_METHOD":
             owner = pop(1)[0]
             if ours(owner):
@@ -888,8 +887,8 @@ def _step_window(
                 return None  # table[seen], First[seen]: the container's code gets it
             if hashing and ours(container):
                 stack.append(_TM)  # a tuple's item, or a part of a string: any value
-                continue
-            stack.append(container if ours(container) else "?")
+            else:
+                stack.append(container if ours(container) else "?")
         elif op in ("COMPARE_OP", "IS_OP"):
             pair = pop(2)
             if any(ours(t) for t in pair) and not all(harmless(t) for t in pair):
@@ -1085,6 +1084,7 @@ def _prove_step(code: types.CodeType, position: int = 0, hashing: bool = False) 
             or not _code_ok(code):
         return None
     param = code.co_varnames[position]
+    card = code.co_varnames[position + 1] if hashing else None
     instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
     whole = True
     if hashing:
@@ -1098,9 +1098,8 @@ def _prove_step(code: types.CodeType, position: int = 0, hashing: bool = False) 
                                   + bool(code.co_flags & inspect.CO_VARKEYWORDS)]
         if any(ins.opname in ("STORE_FAST", "DELETE_FAST") and ins.argval in params for ins in instructions):
             return None
-        card_name = code.co_varnames[position + 1]
         whole = any(
-            ins.opname == "LOAD_FAST" and ins.argval == card_name
+            ins.opname == "LOAD_FAST" and ins.argval == card
             and (j + 1 == len(instructions) or instructions[j + 1].opname != "LOAD_ATTR")
             for j, ins in enumerate(instructions)
         )
@@ -1115,14 +1114,11 @@ def _prove_step(code: types.CodeType, position: int = 0, hashing: bool = False) 
                     j and instructions[j - 1].opname == "LOAD_FAST" and instructions[j - 1].argval == param):
                 return None
     # local -> its tag: the state's values alone, or mixed with others (hashing: cards or not)
-    tainted: dict[str, str] = {param: _C} if hashing else {param: _T}
-    if hashing:
-        tainted[code.co_varnames[position + 1]] = _C
+    tainted: dict[str, str] = {param: _C, card: _C} if card is not None else {param: _T}
     called: set[str] = set()
     unpacks = False
     stores: dict[int, str] = {}
     fields: set[str] = set()
-    card = code.co_varnames[position + 1] if hashing else None
     while True:
         grew = False
         for i, ins in enumerate(instructions):
@@ -1281,6 +1277,20 @@ def hash_blind_step(step: Any, state: Any) -> types.FunctionType | None:
     >>> hash_blind_step(seen_twice, frozenset()) is seen_twice, hash_blind_step(with_constant, frozenset())
     (True, None)
     """
+    found = _hash_proof(step)
+    if found is None:
+        return None
+    func, owner, proof = found
+    if proof.called & (_IN_ORDER | _FINISH) or (proof.unpacks and type(state) is not tuple):
+        return None
+    if not _blind_now(func, proof) or (owner is not None and not _safe_owner(owner)):
+        return None
+    return func
+
+
+def _hash_proof(step: Any) -> tuple[types.FunctionType, Any, _StepProof] | None:
+    """The function of ``step``, the object it is a method of (or None), and its proof
+    with ``hashing`` (kept per code and parameter position); None when there is none."""
     found = _step_function(step)
     if found is None:
         return None
@@ -1291,21 +1301,14 @@ def hash_blind_step(step: Any, state: Any) -> types.FunctionType | None:
     if (code, position) not in _HASH_PROOFS:
         _HASH_PROOFS[code, position] = _prove_step(code, position, hashing=True)
     proof = _HASH_PROOFS[code, position]
-    if proof is None or proof.called & (_IN_ORDER | _FINISH) or (proof.unpacks and type(state) is not tuple):
-        return None
-    if not _blind_now(func, proof) or (owner is not None and not _safe_owner(owner)):
-        return None
-    return func
+    return None if proof is None else (func, owner, proof)
 
 
 def hash_fields(step: Any) -> tuple[frozenset[str], bool]:
     """The attributes a step shown by :func:`hash_blind_step` reads off its card, and
     whether it uses the card itself too."""
-    found = _step_function(step)
-    if found is None:
-        return frozenset(), True
-    proof = _HASH_PROOFS.get((found[0].__code__, 0 if found[1] is None else 1))
-    return (proof.card_fields, proof.card_whole) if proof is not None else (frozenset(), True)
+    found = _hash_proof(step)
+    return (found[2].card_fields, found[2].card_whole) if found is not None else (frozenset(), True)
 
 
 def _plain_holders(value: Any) -> bool:
