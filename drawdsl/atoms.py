@@ -37,8 +37,10 @@ also refuses code that names ``id``, ``operator.is_`` or a comparison method, or
 reaches such a C function under another name (an alias, a default argument), calls
 of the library's own ``__eq__``/``__hash__`` from the spec's code (a spec's key
 compares an atom by its type tag), and a thread started (the trace sees one thread).
-Atoms all hash alike, so the evaluator's own keys of a traced state do not depend on
-the cards.  C code that writes a card itself but hands other objects to a hook (json's
+Where hashing is allowed, an atom hashes by its address, the same wherever it is
+hashed: the evaluator's own keys of a traced state do not depend on the cards, and a
+set of n atoms is built in n steps (with one hash for all atoms it took n^2
+comparisons).  C code that writes a card itself but hands other objects to a hook (json's
 encoder, a pickler, ``sqlite3.adapt``) is refused by name, or when the code reaches one
 (a global, a module's attribute, a local at a call, return or yield, or the first items
 of a container there): its hook may be C code that ignores an atom.  Identity read
@@ -118,7 +120,7 @@ class AtomWatch:
 
     __slots__ = (
         "use", "signals", "armed", "cards", "calls", "chain", "recording", "lookup_hash", "looked_up",
-        "makes_sets", "scan_sets", "clean", "again", "plain", "hashes",
+        "makes_sets", "scan_sets", "clean", "again", "plain", "hashes", "keying",
     )
 
     def __init__(self, cards: frozenset[Any] = frozenset(), lookup_hash: int | None = None) -> None:
@@ -152,10 +154,15 @@ class AtomWatch:
         #: show (:func:`~drawdsl.order_blind.hash_blind_step`), as (code, globals): its
         #: own frame may hash an atom; None: no code of the spec's may.
         self.hashes: tuple[types.CodeType, dict[str, Any]] | None = None
+        #: The last frame found to be the evaluator keying a traced state, with the
+        #: frames above it (held, so that no other frame takes its address; a frame's
+        #: callers do not change while it lives): the next key made under it is too.
+        self.keying: types.FrameType | None = None
 
     def close(self) -> None:
         """The run is over: later uses (a suspended generator's ``finally``) do not raise."""
         self.armed = False
+        self.keying = None
 
 
 def _seen(atom: Atom, use: str) -> None:
@@ -182,6 +189,8 @@ _INTERNAL = frozenset(
 
 
 _ATOM_HASH = 0x5EED_A70
+#: Code flags of functions whose frames are suspended and resumed (generators, coroutines).
+_SUSPENDS = 0x20 | 0x80 | 0x200 | 0x100
 # Lookups of atoms in dicts (drawdsl.lookups) are switched off: a review found tuple keys
 # made of cards (``chart.get((a, b))``) never meeting a plain key in the reruns, and
 # set types reached past the search (a base class, a metaclass, a weakref, a slice).
@@ -278,14 +287,20 @@ class Atom:
         return True
 
     def __hash__(self) -> int:
-        # The same for every atom: the evaluator's own keys of a traced state do not
-        # depend on which card an atom stands for (its card's hash would tell).
+        # Where hashing is allowed, an atom hashes by its address, which says nothing of
+        # the card it stands for (its card's hash would tell): the evaluator's own keys of
+        # a traced state do not depend on the cards, and a set of n atoms is built in n
+        # steps (with one hash for all, n^2 comparisons).
         caller = sys._getframe(1)
         own = _OWN[0]
         code = id(caller.f_code)
         if code in own.keys_made and own.globals.get(code) is caller.f_globals:
-            if _evaluator_keys(caller.f_back):
-                return _ATOM_HASH
+            watch: AtomWatch = object.__getattribute__(self, "_watch")
+            above = caller.f_back
+            if above is not None and (above is watch.keying or _evaluator_keys(above)):
+                if not above.f_code.co_flags & _SUSPENDS:
+                    watch.keying = above  # (a generator's frame gets a new caller at each resume)
+                return id(self) >> 4
             # A key made at the spec's own call (``done(card).map(g)``, ``strict_key((card,))``):
             # what the library keeps of it could be read back, and it is not a card's.
             _seen(self, "the spec makes the library's key of a card itself")
@@ -294,7 +309,7 @@ class Atom:
         if hashes is not None and (
             (caller.f_code is hashes[0] and caller.f_globals is hashes[1]) or caller.f_code is _RENAME_CODE
         ):
-            return _ATOM_HASH  # a loop step shown to hash cards where no order can show
+            return id(self) >> 4  # a loop step shown to hash cards where no order can show
         if not _LOOKUPS:
             _seen(self, "the spec hashes a card (a set or dict keyed by cards: a set's order could show "
                         "which card it is); keep cards in tuples and compare them with ==")
@@ -304,9 +319,9 @@ class Atom:
                         "show which card it is)")
             return _ATOM_HASH
         # A lookup: in this run every atom hashes as the watch says (see Tracer._check).
-        watch: AtomWatch = object.__getattribute__(self, "_watch")
-        watch.looked_up = True
-        return watch.lookup_hash
+        looking: AtomWatch = object.__getattribute__(self, "_watch")
+        looking.looked_up = True
+        return looking.lookup_hash
 
     def __getattribute__(self, name: str) -> Any:
         if name == "__class__":

@@ -1264,9 +1264,11 @@ def hash_blind_step(step: Any, state: Any) -> types.FunctionType | None:
     or a value of the state where it is hashed or looked up (a set display, ``in``, a set
     operation, ``==``, ``union``) is a card, a value of the state, or a tuple or set built
     of them (:func:`_prove_step` with ``hashing``).  The caller checks the state at run
-    time: its values are cards or values equal to no card.  Atoms all hash alike, so
-    in the traced run a lookup compares every item of the same shape, by identity; with
-    the cards, equal items hash alike, so the answers are the same, and no order is read.
+    time: its values are cards or values equal to no card.  An atom hashes the same
+    wherever it is hashed (by its address, which says nothing of its card), so in the
+    traced run a lookup finds an atom that is there, and compares it with nothing else
+    but values that are unequal to every card; with the cards, equal items hash alike,
+    so the answers are the same, and no order is read.
     None when not shown (a plain function or method only, not a callable object).
 
     >>> def seen_twice(seen, card):
