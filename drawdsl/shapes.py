@@ -38,8 +38,8 @@ from drawdsl.distribution import Distribution
 from drawdsl.errors import StateLimitExceeded
 from drawdsl.outcomes import Outcomes, record, still_drawing
 from drawdsl.probes import show
-from drawdsl.reductions import CardIndex, head_support, normal
-from drawdsl.spec import Spec, _Done, _Draw, _spec_or_raise, reads_rest
+from drawdsl.reductions import CardIndex, head_support, normal, rename_spec
+from drawdsl.spec import Spec, _Done, _Draw, _Loop, _spec_or_raise, reads_rest
 
 __all__ = ["Unshaped", "evaluate_shapes"]
 
@@ -51,7 +51,7 @@ class Unshaped(Exception):
 class _Head:
     """A draw at the head of some states, with its pinned cards and its first free card."""
 
-    __slots__ = ("draw", "pins", "where", "first_free")
+    __slots__ = ("draw", "pins", "where", "first_free", "verified")
 
     def __init__(self, draw: _Draw[Any], pins: tuple[int, ...], size: int) -> None:
         self.draw = draw
@@ -60,6 +60,37 @@ class _Head:
         self.where = {card: i for i, card in enumerate(pins)}
         held = set(pins)
         self.first_free = next((i for i in range(size) if i not in held), -1)
+        #: The pinned cards whose draw a traced run has shown equivariant (see _covered).
+        self.verified: list[int] = []
+
+
+#: Pinned cards whose draw was shown equivariant that :func:`_covered` tries a swap with.
+_SWAPS_TRIED = 3
+
+
+def _covered(parent: _Head, drawn: int, index: CardIndex, size: int) -> bool:
+    """Whether the traced run of another pinned card of ``parent`` already shows the spec
+    equivariant where it draws the pinned card ``drawn``.
+
+    A traced run at a state ``s`` and card ``c`` shows the spec equivariant on the whole
+    orbit of ``(s, c)``: at every ``(g s, g c)`` for every renaming ``g``
+    (:mod:`drawdsl.atoms`).  When swapping ``c`` and ``drawn`` leaves the state as it is
+    (a loop state that keeps both in a set, ``g s == s`` as merging compares states),
+    ``(s, drawn)`` is ``(g s, g c)``: in that orbit.  So a state holding a set of ``k``
+    cards is traced once for them, not ``k`` times.  Only loop states are compared.
+    """
+    if drawn not in parent.where or not parent.verified:
+        return False
+    key = parent.draw.key
+    if type(key) is not tuple or len(key) != 2 or key[0] != "loop" or type(key[1]) is not _Loop:
+        return False
+    state = key[1]
+    for other in parent.verified[:_SWAPS_TRIED]:
+        perm = list(range(size))
+        perm[drawn], perm[other] = other, drawn
+        if rename_spec(state, index, perm) == state:
+            return True
+    return False
 
 
 # What a draw does to the shapes of a spec's states (the same for every state of it):
@@ -192,8 +223,10 @@ def evaluate_shapes(
         current[0] = cards[drawn]
         card = show(cards[drawn])
         child, extra = normal(_spec_or_raise(k(card), k, "the continuation"), avail)
-        if tracer is not None:
+        if tracer is not None and not _covered(parent, drawn, index, size):
             tracer.verify(parent.draw, drawn, child, extra, avail, card)
+            if drawn in parent.where:
+                parent.verified.append(drawn)
         t = type(child)
         if t is _Draw:
             if reads_rest(child):
