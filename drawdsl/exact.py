@@ -506,6 +506,12 @@ class _Escalate(_Restart):
 
 #: Live states at one depth past which the evaluator tries to prove its reductions.
 ESCALATE_AT = 500
+#: Live states at one depth past which the evaluator first tries the renaming symmetry
+#: by traced runs (:mod:`drawdsl.atoms`), before :data:`ESCALATE_AT`: that costs no
+#: proof over the state graph, and a spec that is not blind to renamings is refused at
+#: its first traced run, so trying it early costs little and saves the evaluation the
+#: states it would keep apart until then.
+TRACE_AT = 64
 
 
 def _check_class(
@@ -638,6 +644,10 @@ def _evaluate_reduced(
     sym = False
     escalate = (lump or symmetric) and len(cards) > 1
     threshold = ESCALATE_AT if escalate_at is None else escalate_at
+    # The first threshold, for the traced runs alone (when they may be tried).
+    early = symmetric and escalate_at is None and threshold > TRACE_AT
+    if early:
+        threshold = TRACE_AT
     most = proof_budget(max_states)
     budget = min(PROOF_BUDGET, most) if escalate_at is None else most
     graphs: list[StateGraph] = []  # made at the first proof, its rows kept for the next
@@ -677,19 +687,33 @@ def _evaluate_reduced(
                 sym, log.proof = proof.proven, proof.reason
         return graph
 
-    def escalated() -> tuple[int | None, bool]:
+    def sampled(transition: tuple[Any, ...] | None) -> bool:
+        """Whether a traced run of the evaluation's last ``transition`` shows the spec
+        blind to renamings there (True when it cannot be tried: the cards handed as
+        names differ from the evaluation's): a spec that is not is refused at once,
+        without starting again."""
+        if transition is None or named is not None:
+            return True
+        tracer = Tracer(_lumped(deck, cards, classes)[0].distinct())
+        return tracer.check(*transition) is None
+
+    def escalated(transition: tuple[Any, ...] | None) -> tuple[int | None, bool]:
         """Try the proofs past the threshold: restart (:class:`_Escalate`) when they change
         the reductions, else go on with the next threshold and whether to keep checking."""
-        nonlocal threshold, budget, escalate, sym, traced, tried
+        nonlocal threshold, budget, escalate, sym, traced, tried, early
         if traced:
             return None, checked  # the traced runs check the symmetry: nothing to prove
         before = {frozenset(part) for part in classes}
         if symmetric and not sym and not tried and not (checked and len(classes) < len(cards)):
             # The classes are settled: try the symmetry by traced runs first (no graph).
             tried = True
-            if traceable():
+            if traceable() and sampled(transition):
                 sym = traced = True
                 raise _Escalate
+        if early:
+            early = False  # past TRACE_AT: the proofs over the graph wait for ESCALATE_AT
+            threshold = ESCALATE_AT
+            return threshold, checked
         # A proof that ran out of calls is tried again, with ten times the calls,
         # once the frontier has grown tenfold: its cost stays a share of the work.
         # Not when the next depths alone would need more calls than that.
@@ -886,7 +910,7 @@ def _evaluate_deck(
     escalate_at: int | None = None,
     trace: list[tuple[int, int, int]] | None = None,
     distinct: int | None = None,
-    on_escalate: Callable[[], tuple[int | None, bool]] | None = None,
+    on_escalate: Callable[[tuple[Any, ...] | None], tuple[int | None, bool]] | None = None,
     traced: bool = False,
 ) -> Distribution[Any]:
     """Depth-by-depth evaluation over a finite deck, merging equal states.
@@ -959,6 +983,7 @@ def _evaluate_deck(
             _check_members(parent.draw, drawn, members[drawn], child, extra, avail)  # type: ignore[arg-type]
         if tracer is not None:
             tracer.verify(parent.draw, drawn, child, extra, avail, card)
+        latest[0] = (parent.draw, drawn, child, extra, avail, card)
         t = type(child)
         if t is _Draw:
             if reads_rest(child):
@@ -1011,7 +1036,7 @@ def _evaluate_deck(
         while escalate_at is not None:
             if on_escalate is None:
                 raise _Escalate
-            escalate_at, checks = on_escalate()  # raises _Escalate when the reductions changed
+            escalate_at, checks = on_escalate(latest[0])  # raises _Escalate when the reductions changed
             if not checks:
                 members = None
             limit = max_states if escalate_at is None else min(max_states, escalate_at)
@@ -1023,6 +1048,8 @@ def _evaluate_deck(
     depth = 0
     drawn = -1
     current: list[Any] = [None]  # the card whose continuation is being asked
+    # The last transition made: (head, card index, child, discards, cards left, card shown).
+    latest: list[tuple[Any, ...] | None] = [None]
     try:
         end, fails = outcomes.at(0)
         first, anys = normal(spec, n)
