@@ -120,7 +120,7 @@ class AtomWatch:
 
     __slots__ = (
         "use", "signals", "armed", "cards", "calls", "chain", "recording", "lookup_hash", "looked_up",
-        "makes_sets", "scan_sets", "clean", "again", "plain", "hashes", "keying",
+        "makes_sets", "scan_sets", "clean", "again", "plain", "hashes", "keying", "keying_at", "keyer",
     )
 
     def __init__(self, cards: frozenset[Any] = frozenset(), lookup_hash: int | None = None) -> None:
@@ -158,6 +158,9 @@ class AtomWatch:
         #: frames above it (held, so that no other frame takes its address; a frame's
         #: callers do not change while it lives): the next key made under it is too.
         self.keying: types.FrameType | None = None
+        #: The call it was making then, and the keying function it called.
+        self.keying_at = -1
+        self.keyer: types.CodeType | None = None
 
     def close(self) -> None:
         """The run is over: later uses (a suspended generator's ``finally``) do not raise."""
@@ -235,19 +238,142 @@ def _library(frame: types.FrameType, ids: frozenset[int]) -> bool:
 
 
 def _evaluator_keys(frame: types.FrameType | None) -> bool:
-    """Whether ``frame`` (the caller of a keying function) and those above it are the
-    library's, up to a traced run's own frame: then the evaluator keys a traced state.
-    Not when the spec called in (``done(card).map(g)._hash``, ``strict_key((card,))``)."""
+    """Whether ``frame`` (a keying function's, hashing a traced card) and those above it
+    are the library's, up to a traced run's own frame, each called by the one above it
+    by name (:func:`_entered_by_name`): then the evaluator keys a traced state.
+
+    Not when the spec called in (``done(card).map(g)._hash``, ``strict_key((card,))``),
+    nor when the library called the spec's function and that function is the library's
+    own (``spec.map(set_layout)``, ``spec.map(functools.partial(done))``): its result goes
+    back to the spec, and a review found ``set_layout`` reading the atoms' hashes there."""
     own = _OWN[0]
     lib_globals, entries = own.globals, own.entries
-    while frame is not None:
-        code = id(frame.f_code)
-        if lib_globals.get(code) is not frame.f_globals:
+    below = frame
+    above = frame.f_back if frame is not None else None
+    while below is not None and above is not None:
+        code = id(above.f_code)
+        if lib_globals.get(code) is not above.f_globals:
             return False  # the spec's frame (or the library's code with other globals)
         if code in entries:
             return True
-        frame = frame.f_back
+        if not _entered_by_name(above, below.f_code):
+            return False
+        below, above = above, above.f_back
     return False
+
+
+#: Functions entered from C code as well as by name (a dict lookup hashes a spec with
+#: its ``__hash__``, a continuation object is called): a library frame running them
+#: runs the library's own method on the library's object.
+_ENTERED_ANYHOW = frozenset({"__call__", "__hash__", "__eq__", "__ne__"})
+_UNSEEN = object()
+#: (library code, call offset) -> what the call there calls (see _callee).  The library's
+#: code objects live as long as the process, so their ids are never reused.
+_CALLEES: dict[tuple[int, int], Any] = {}
+
+
+def _entered_by_name(above: types.FrameType, below: types.CodeType) -> bool:
+    """Whether the library frame ``above`` is running a call of ``below``'s function by
+    that function's own name (``strict_key(x)``, ``self._keyed()``, ``_Loop(s, f)`` for
+    its ``__init__``), or of a comprehension it made, or whether ``below`` is one of
+    :data:`_ENTERED_ANYHOW`.  A function the spec handed the library is called by the
+    name of the variable that holds it (``self.f(value)``, ``k(card)``), never its own."""
+    name = below.co_name
+    if name in _ENTERED_ANYHOW:
+        return True
+    key = (id(above.f_code), above.f_lasti)
+    callee = _CALLEES.get(key, _UNSEEN)
+    if callee is _UNSEEN:
+        callee = _CALLEES[key] = _callee(above.f_code, above.f_lasti)
+    if callee is None:
+        return False
+    if type(callee) is types.CodeType:
+        return callee is below
+    if callee == name:
+        return True
+    target = above.f_globals.get(callee)  # a global name: what it holds (an alias, a class)
+    if type(target) is type:
+        target = getattr(target, "__init__", None)
+    return getattr(target, "__code__", None) is below
+
+
+#: How many values an instruction takes from the stack and puts on it, for those a
+#: call's arguments are made of (a function of its arg); any other ends the search.
+_EFFECTS: dict[str, Callable[[int], tuple[int, int]]] = {
+    **{name: (lambda arg: (0, 1)) for name in (
+        "LOAD_FAST", "LOAD_CONST", "LOAD_DEREF", "LOAD_CLOSURE", "PUSH_NULL", "LOAD_ASSERTION_ERROR")},
+    "LOAD_GLOBAL": lambda arg: (0, 1 + (arg & 1)),
+    "LOAD_ATTR": lambda arg: (1, 1),
+    "LOAD_METHOD": lambda arg: (1, 2),
+    **{name: (lambda arg: (2, 1)) for name in (
+        "BINARY_OP", "COMPARE_OP", "IS_OP", "CONTAINS_OP", "BINARY_SUBSCR")},
+    **{name: (lambda arg: (1, 1)) for name in (
+        "UNARY_NOT", "UNARY_NEGATIVE", "UNARY_POSITIVE", "UNARY_INVERT", "GET_ITER")},
+    **{name: (lambda arg: (arg, 1)) for name in ("BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_SLICE")},
+    "BUILD_MAP": lambda arg: (2 * arg, 1),
+    "BUILD_CONST_KEY_MAP": lambda arg: (arg + 1, 1),
+    "CALL": lambda arg: (arg + 2, 1),
+    "MAKE_FUNCTION": lambda arg: (1 + bin(arg & 0x0F).count("1"), 1),
+    **{name: (lambda arg: (0, 0)) for name in (
+        "PRECALL", "KW_NAMES", "NOP", "RESUME", "CACHE", "EXTENDED_ARG")},
+}
+_CALL_INSTRUCTIONS: dict[int, list[dis.Instruction]] = {}
+
+
+def _callee(code: types.CodeType, lasti: int) -> str | types.CodeType | None:
+    """What the ``CALL`` at offset ``lasti`` of ``code`` calls, read off the instruction
+    that put it on the stack: a name (``LOAD_GLOBAL``, ``LOAD_METHOD``, or the
+    ``LOAD_FAST``/``LOAD_ATTR`` after a ``PUSH_NULL``), or the code object of a function
+    made there (a comprehension); None when the search meets anything else (a branch,
+    an instruction it does not follow)."""
+    instructions = _CALL_INSTRUCTIONS.get(id(code))
+    if instructions is None:
+        # Read with the trace paused: the trace refuses the code of dis (it names `is`),
+        # which here runs for the library, not for the spec.
+        trace = sys.gettrace()
+        sys.settrace(None)
+        try:
+            instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+        finally:
+            sys.settrace(trace)
+        _CALL_INSTRUCTIONS[id(code)] = instructions
+    # (A frame in a call shows the last of the call's inline caches as its last instruction.)
+    at = next((i for i in range(len(instructions) - 1, -1, -1) if instructions[i].offset <= lasti), None)
+    if at is None or instructions[at].opname != "CALL":
+        return None
+    argc = instructions[at].arg or 0
+
+    def pusher(depth: int) -> int | None:
+        """The index of the instruction that put the value ``depth`` from the top (1: the
+        top) on the stack just before the call."""
+        need = depth
+        for i in range(at - 1, -1, -1):
+            ins = instructions[i]
+            effect = _EFFECTS.get(ins.opname)
+            if effect is None:
+                return None
+            pops, pushes = effect(ins.arg or 0)
+            if need <= pushes:
+                return i
+            need += pops - pushes
+            if ins.is_jump_target:
+                return None  # the values below may come from elsewhere
+        return None
+
+    first = pusher(argc + 2)  # the NULL (or the method) under the callable
+    if first is None:
+        return None
+    ins = instructions[first]
+    if ins.opname in ("LOAD_GLOBAL", "LOAD_METHOD"):
+        return str(ins.argval)
+    if ins.opname == "MAKE_FUNCTION" and first > 0 and instructions[first - 1].opname == "LOAD_CONST":
+        made = instructions[first - 1].argval
+        return made if type(made) is types.CodeType else None
+    if ins.opname == "PUSH_NULL":
+        second = pusher(argc + 1)
+        if second is not None and instructions[second].opname in ("LOAD_FAST", "LOAD_ATTR", "LOAD_DEREF"):
+            return str(instructions[second].argval)
+    return None
 
 
 def _own() -> _Own:
@@ -297,9 +423,13 @@ class Atom:
         if code in own.keys_made and own.globals.get(code) is caller.f_globals:
             watch: AtomWatch = object.__getattribute__(self, "_watch")
             above = caller.f_back
-            if above is not None and (above is watch.keying or _evaluator_keys(above)):
+            if above is not None and (
+                (above is watch.keying and above.f_lasti == watch.keying_at and caller.f_code is watch.keyer)
+                or _evaluator_keys(caller)
+            ):
                 if not above.f_code.co_flags & _SUSPENDS:
-                    watch.keying = above  # (a generator's frame gets a new caller at each resume)
+                    # (A generator's frame gets a new caller at each resume.)
+                    watch.keying, watch.keying_at, watch.keyer = above, above.f_lasti, caller.f_code
                 return id(self) >> 4
             # A key made at the spec's own call (``done(card).map(g)``, ``strict_key((card,))``):
             # what the library keeps of it could be read back, and it is not a card's.
@@ -326,7 +456,7 @@ class Atom:
     def __getattribute__(self, name: str) -> Any:
         if name == "__class__":
             caller = sys._getframe(1)
-            if _library(caller, _own().internal) and _evaluator_keys(caller.f_back):
+            if _library(caller, _own().internal) and _evaluator_keys(caller):
                 return Atom  # isinstance() in the evaluator's own keys
         _seen(self, f"the spec reads .{name} of a card")
         raise AttributeError(name)

@@ -15,6 +15,7 @@ evaluation without the symmetry.
 from __future__ import annotations
 
 import cProfile
+import functools
 import pstats
 import struct
 from fractions import Fraction
@@ -29,6 +30,7 @@ from test_atoms import traced, traced_first
 
 import drawdsl.atoms as atoms
 from drawdsl import Cards, chances, done, explain, loop
+from drawdsl.keys import set_layout, strict_key
 from drawdsl.order_blind import MODELLED, hash_blind_step
 
 #: The bytecode proofs model Python 3.11: elsewhere they show nothing (slower, never wrong).
@@ -576,3 +578,44 @@ def test_a_parameters_default_is_not_taken_for_a_card() -> None:
     spec = loop(frozenset(), keyword_default_kept)
     with eager_proofs():
         assert chances(spec, small) == brute_force(spec, small)
+
+
+# --------------------------------------------------------------------------- the library's keys as the spec's
+
+
+def _two_in_a_tuple(state: tuple[Any, ...], card: Any) -> Any:
+    return done(state + (card,)) if len(state) == 1 else state + (card,)
+
+
+def _layout_parity(spec: Any) -> Any:
+    return hash(spec) % 2
+
+
+KEYS_AS_CALLBACKS = [
+    ("set_layout", lambda: loop((), _two_in_a_tuple).map(set_layout)),
+    ("partial(set_layout)", lambda: loop((), _two_in_a_tuple).map(functools.partial(set_layout))),
+    ("strict_key then hash",
+     lambda: loop((), _two_in_a_tuple).map(strict_key).map(lambda k: hash(k) % 2)),
+    ("partial(done) then hash",
+     lambda: loop((), _two_in_a_tuple).map(functools.partial(done)).map(_layout_parity)),
+    ("partial(loop) then hash",
+     lambda: loop((), _two_in_a_tuple).map(functools.partial(loop, step=_two_in_a_tuple))
+     .map(_layout_parity)),
+]
+
+
+@pytest.mark.parametrize(("title", "make"), KEYS_AS_CALLBACKS, ids=[t for t, _ in KEYS_AS_CALLBACKS])
+@pytest.mark.parametrize("deck", [Cards({i: 2 for i in range(5)}), Cards([1, 9, 2, 10, 3])],
+                         ids=["pairs", "collide"])
+def test_the_librarys_keying_handed_to_map_is_the_specs(title: str, make: Any, deck: Cards[Any]) -> None:
+    # A review found `spec.map(set_layout)` trusted as the evaluator keying a traced state
+    # (every frame above it is the library's): it read the atoms' hashes, and the answer
+    # was wrong (on the second deck even before atoms hashed by their address).  A keying
+    # function counts as the evaluator's only when each frame calls the next by its name.
+    truth = chances(make(), deck, symmetric=False, lump=False)
+    assert truth == brute_force(make(), deck)
+    junk = []
+    for attempt in range(8):
+        junk.append([object() for _ in range(attempt * 7)])  # other addresses for the atoms
+        with eager_proofs():
+            assert chances(make(), deck) == truth, title
