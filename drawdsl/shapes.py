@@ -38,7 +38,7 @@ from drawdsl.distribution import Distribution
 from drawdsl.errors import StateLimitExceeded
 from drawdsl.outcomes import Outcomes, record, still_drawing
 from drawdsl.probes import show
-from drawdsl.reductions import CardIndex, head_support, normal, rename_spec
+from drawdsl.reductions import CardIndex, _CannotRename, head_support, normal, rename_spec
 from drawdsl.spec import Spec, _Done, _Draw, _Loop, _spec_or_raise, reads_rest
 
 __all__ = ["Unshaped", "evaluate_shapes"]
@@ -88,8 +88,11 @@ def _covered(parent: _Head, drawn: int, index: CardIndex, size: int) -> bool:
     for other in parent.verified[:_SWAPS_TRIED]:
         perm = list(range(size))
         perm[drawn], perm[other] = other, drawn
-        if rename_spec(state, index, perm) == state:
-            return True
+        try:
+            if rename_spec(state, index, perm) == state:
+                return True
+        except _CannotRename:
+            return False  # (two of its values would become one): the card's own run decides
     return False
 
 
