@@ -262,11 +262,23 @@ def _evaluator_keys(frame: types.FrameType | None) -> bool:
     return False
 
 
-#: Functions entered from C code as well as by name (a dict lookup hashes a spec with
-#: its ``__hash__``, a continuation object is called): a library frame running them
-#: runs the library's own method on the library's object.
-_ENTERED_ANYHOW = frozenset({"__call__", "__hash__", "__eq__", "__ne__"})
+#: A continuation object is called by the name of the variable that holds it (``k(card)``,
+#: ``f(value)``): a library frame running ``__call__`` runs the library's own method on the
+#: library's object (a spec's function is the spec's code, and the walk stops there).
+_ENTERED_ANYHOW = frozenset({"__call__"})
+#: Special methods C code calls for the library's frame (a dict lookup hashes a spec with
+#: its ``__hash__``): only at an operator of the library's own code (``d[k]``, ``k in s``)
+#: or a call of one of these names.  Not at a call of the spec's function: ``.map(hash)``
+#: on ``done(cards)`` ran ``_Done.__hash__`` for the spec and gave it the atoms' hashes
+#: (a review found a wrong answer).
+_FROM_C = frozenset({"__hash__", "__eq__", "__ne__"})
+_HASHING_CALLS = frozenset({
+    "get", "setdefault", "pop", "add", "discard", "remove", "update", "fromkeys", "union",
+    "hash", "frozenset", "set", "dict", "tuple", "index", "count",
+})
 _UNSEEN = object()
+#: What :func:`_callee` says of an instruction that is not a call (an operator).
+_OPERATOR = "<operator>"
 #: (library code, call offset) -> what the call there calls (see _callee).  The library's
 #: code objects live as long as the process, so their ids are never reused.
 _CALLEES: dict[tuple[int, int], Any] = {}
@@ -285,7 +297,9 @@ def _entered_by_name(above: types.FrameType, below: types.CodeType) -> bool:
     callee = _CALLEES.get(key, _UNSEEN)
     if callee is _UNSEEN:
         callee = _CALLEES[key] = _callee(above.f_code, above.f_lasti)
-    if callee is None:
+    if name in _FROM_C:
+        return callee is _OPERATOR or callee in _HASHING_CALLS or callee == name
+    if callee is None or callee is _OPERATOR:
         return False
     if type(callee) is types.CodeType:
         return callee is below
@@ -318,14 +332,19 @@ _EFFECTS: dict[str, Callable[[int], tuple[int, int]]] = {
         "PRECALL", "KW_NAMES", "NOP", "RESUME", "CACHE", "EXTENDED_ARG")},
 }
 _CALL_INSTRUCTIONS: dict[int, list[dis.Instruction]] = {}
+#: The instructions that call (only ``CALL`` is followed to its callable).
+_CALLS = frozenset({"CALL", "CALL_FUNCTION_EX", "PRECALL", "SEND", "FOR_ITER", "YIELD_VALUE", "RETURN_VALUE",
+                    "BEFORE_WITH", "GET_AWAITABLE", "LOAD_BUILD_CLASS"})
 
 
 def _callee(code: types.CodeType, lasti: int) -> str | types.CodeType | None:
     """What the ``CALL`` at offset ``lasti`` of ``code`` calls, read off the instruction
     that put it on the stack: a name (``LOAD_GLOBAL``, ``LOAD_METHOD``, or the
     ``LOAD_FAST``/``LOAD_ATTR`` after a ``PUSH_NULL``), or the code object of a function
-    made there (a comprehension); None when the search meets anything else (a branch,
-    an instruction it does not follow)."""
+    made there (a comprehension); :data:`_OPERATOR` at an instruction that calls nothing
+    itself (``d[k]``, ``a == b``: C code may call a special method there); None when the
+    search meets anything else (a branch, an instruction it does not follow, another
+    kind of call)."""
     instructions = _CALL_INSTRUCTIONS.get(id(code))
     if instructions is None:
         # Read with the trace paused: the trace refuses the code of dis (it names `is`),
@@ -339,7 +358,11 @@ def _callee(code: types.CodeType, lasti: int) -> str | types.CodeType | None:
         _CALL_INSTRUCTIONS[id(code)] = instructions
     # (A frame in a call shows the last of the call's inline caches as its last instruction.)
     at = next((i for i in range(len(instructions) - 1, -1, -1) if instructions[i].offset <= lasti), None)
-    if at is None or instructions[at].opname != "CALL":
+    if at is None:
+        return None
+    if instructions[at].opname not in _CALLS:
+        return _OPERATOR
+    if instructions[at].opname != "CALL":
         return None
     argc = instructions[at].arg or 0
 
