@@ -60,15 +60,16 @@ class _Head:
         self.where = {card: i for i, card in enumerate(pins)}
         held = set(pins)
         self.first_free = next((i for i in range(size) if i not in held), -1)
-        #: The pinned cards whose draw a traced run has shown equivariant (see _covered).
-        self.verified: list[int] = []
+        #: The pinned cards whose draw a traced run has shown equivariant, with the cards
+        #: then available (see _covered).
+        self.verified: list[tuple[int, int]] = []
 
 
 #: Pinned cards whose draw was shown equivariant that :func:`_covered` tries a swap with.
 _SWAPS_TRIED = 3
 
 
-def _covered(parent: _Head, drawn: int, index: CardIndex, size: int) -> bool:
+def _covered(parent: _Head, drawn: int, avail: int, index: CardIndex, size: int) -> bool:
     """Whether the traced run of another pinned card of ``parent`` already shows the spec
     equivariant where it draws the pinned card ``drawn``.
 
@@ -77,7 +78,9 @@ def _covered(parent: _Head, drawn: int, index: CardIndex, size: int) -> bool:
     (:mod:`drawdsl.atoms`).  When swapping ``c`` and ``drawn`` leaves the state as it is
     (a loop state that keeps both in a set, ``g s == s`` as merging compares states),
     ``(s, drawn)`` is ``(g s, g c)``: in that orbit.  So a state holding a set of ``k``
-    cards is traced once for them, not ``k`` times.  Only loop states are compared.
+    cards is traced once for them, not ``k`` times.  Only loop states are compared, and
+    runs with as many cards available (``avail``: the discards a continuation makes, and
+    whether it can read the rest, depend on it).
     """
     if drawn not in parent.where or not parent.verified:
         return False
@@ -85,7 +88,7 @@ def _covered(parent: _Head, drawn: int, index: CardIndex, size: int) -> bool:
     if type(key) is not tuple or len(key) != 2 or key[0] != "loop" or type(key[1]) is not _Loop:
         return False
     state = key[1]
-    for other in parent.verified[:_SWAPS_TRIED]:
+    for other in [card for card, then in parent.verified if then == avail][:_SWAPS_TRIED]:
         perm = list(range(size))
         perm[drawn], perm[other] = other, drawn
         try:
@@ -226,10 +229,10 @@ def evaluate_shapes(
         current[0] = cards[drawn]
         card = show(cards[drawn])
         child, extra = normal(_spec_or_raise(k(card), k, "the continuation"), avail)
-        if tracer is not None and not _covered(parent, drawn, index, size):
+        if tracer is not None and not _covered(parent, drawn, avail, index, size):
             tracer.verify(parent.draw, drawn, child, extra, avail, card)
             if drawn in parent.where:
-                parent.verified.append(drawn)
+                parent.verified.append((drawn, avail))
         t = type(child)
         if t is _Draw:
             if reads_rest(child):
