@@ -212,7 +212,7 @@ class _Own:
     """The library's code objects (their ids, see :mod:`drawdsl.own_code`): a frame is
     the library's when its code object is one of these, whatever its file name says."""
 
-    __slots__ = ("internal", "ours", "spec_files", "keys_made", "frozen", "globals", "entries")
+    __slots__ = ("internal", "ours", "spec_files", "keys_made", "frozen", "globals", "entries", "addresses")
 
     def __init__(self) -> None:
         #: Code id -> its module's globals: a frame is the library's with both.
@@ -226,6 +226,12 @@ class _Own:
         self.ours = codes_of([os.path.basename(path) for path in _OURS])
         self.spec_files = codes_of([os.path.basename(path) for path in _SPEC_FILES])
         self.keys_made = functions_named(_KEYS_MADE)
+        #: The library's keys by identity, whose hash is their value's address: only the
+        #: evaluator's keying may run them in a traced run (see _catching).
+        from drawdsl.frames import _Same
+        from drawdsl.keys import _Itself
+
+        self.addresses = frozenset(id(kind.__hash__.__code__) for kind in (_Itself, _Same))
 
 
 _OWN: list[_Own] = []
@@ -288,10 +294,11 @@ def _entered_by_name(above: types.FrameType, below: types.CodeType) -> bool:
     """Whether the library frame ``above`` is running a call of ``below``'s function by
     that function's own name (``strict_key(x)``, ``self._keyed()``, ``_Loop(s, f)`` for
     its ``__init__``), or of a comprehension it made, or whether ``below`` is one of
-    :data:`_ENTERED_ANYHOW`.  A function the spec handed the library is called by the
-    name of the variable that holds it (``self.f(value)``, ``k(card)``), never its own."""
+    :data:`_ENTERED_ANYHOW`, or ``above`` one of :data:`_RUNNERS`.  A function the spec
+    handed the library is called by the name of the variable that holds it
+    (``self.f(value)``, ``k(card)``), never its own."""
     name = below.co_name
-    if name in _ENTERED_ANYHOW:
+    if name in _ENTERED_ANYHOW or id(above.f_code) in _RUNNERS:
         return True
     key = (id(above.f_code), above.f_lasti)
     callee = _CALLEES.get(key, _UNSEEN)
@@ -1082,7 +1089,7 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
 
     own = _own()
     internal, ours, spec_files, frozen = own.internal, own.ours, own.spec_files, own.frozen
-    lib_globals = own.globals
+    lib_globals, addresses = own.globals, own.addresses
 
     def library(frame: types.FrameType, ids: frozenset[int]) -> bool:
         code = id(frame.f_code)
@@ -1112,6 +1119,11 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
         # The library's code with the library's globals (FunctionType(code, other_globals)
         # runs the library's code with the spec's names).
         lib = lib_globals.get(cid) is frame.f_globals
+        if cid in addresses and watch.use is None and not _evaluator_keys(frame):
+            # A key by identity hashes as its value's address, with no atom asked: made by
+            # the spec (``keys._Itself(card)``) and shown by ``set_layout``, it told cards
+            # apart by where they sit in memory (a review found a wrong answer).
+            watch.use = "the spec reads the library's keys by identity (a value's address)"
         if lib and cid in internal:
             if code.co_name in _DUNDERS and cid in spec_files and watch.use is None:
                 caller = frame.f_back
@@ -1180,6 +1192,11 @@ def watching(record: AtomWatch, run: Callable[[], T]) -> T:
         if sys.gettrace() is not hook and record.use is None:
             record.use = "the spec changed the interpreter's trace hook"
         sys.settrace(previous)
+
+
+#: The library's functions that run a callable they are handed (:func:`watching`, for
+#: the real card's run): what they call is the caller's, whose own call is checked.
+_RUNNERS = frozenset({id(watching.__code__)})
 
 
 def _atoms_inside(value: Any, limit: int = 20_000) -> bool | None:

@@ -18,6 +18,7 @@ import cProfile
 import functools
 import pstats
 import struct
+import sys
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -29,8 +30,9 @@ from oracle import brute_force
 from test_atoms import traced, traced_first
 
 import drawdsl.atoms as atoms
-from drawdsl import Cards, chances, done, explain, loop
-from drawdsl.keys import set_layout, strict_key
+from drawdsl import Cards, chances, done, draw, explain, generate, loop
+from drawdsl.frames import _Same
+from drawdsl.keys import _Itself, set_layout, strict_key
 from drawdsl.order_blind import MODELLED, hash_blind_step
 
 #: The bytecode proofs model Python 3.11: elsewhere they show nothing (slower, never wrong).
@@ -630,3 +632,52 @@ def test_the_librarys_keying_handed_to_map_is_the_specs(title: str, make: Any, d
         junk.append([object() for _ in range(attempt * 7)])  # other addresses for the atoms
         with eager_proofs():
             assert chances(make(), deck) == truth, title
+
+
+_MASK = 0xFFFF0  # set_layout hashes with `& (table - 1)`, the table being its value's size // 16
+
+
+class _Big(list):  # type: ignore[type-arg]
+    """A list whose size tells set_layout a table of _MASK + 1 slots."""
+
+    def __sizeof__(self) -> int:
+        return 216 + 16 * (_MASK + 1) - _HEADER
+
+
+_HEADER = 0
+_HEADER = sys.getsizeof(_Big()) - _Big().__sizeof__()  # the collector's header, added by getsizeof
+
+
+@pytest.mark.parametrize("kind", [_Itself, _Same], ids=["keys._Itself", "frames._Same"])
+def test_the_librarys_keys_by_identity_are_the_specs(kind: type) -> None:
+    # A third review found a spec reading cards' addresses through the library's keys by
+    # identity (their hash is id(value), no atom asked) and set_layout: two string cards
+    # whose addresses collide under the mask were told from the others, and the traced runs
+    # (atoms never collide) missed it.  Now a traced run refuses them outside the
+    # evaluator's own keying.
+    def same_home(x: Any, y: Any) -> bool:
+        return set_layout(_Big([kind(x), kind(y)])) is None and set_layout(_Big([kind(y), kind(x)])) is None
+
+    @generate
+    def two() -> Any:
+        a = yield draw()
+        b = yield draw()
+        return same_home(a, b)
+
+    pool = [f"card{i:07d}" for i in range(200_000)]
+    homes: dict[int, str] = {}
+    first = second = None
+    for name in pool:
+        home = id(name) & _MASK
+        if home in homes:
+            first, second = homes[home], name
+            break
+        homes[home] = name
+    assert first is not None and second is not None
+    others = [name for name in pool[-5000:] if all((id(name) ^ id(c)) & _MASK for c in (first, second))][:2]
+    deck = Cards({card: 2 for card in [*others, first, second]})
+    truth = brute_force(two(), deck)
+    assert truth == chances(two(), deck, symmetric=False, lump=False)
+    assert traced(two(), deck) in (None, truth)
+    with eager_proofs():
+        assert chances(two(), deck) == truth
