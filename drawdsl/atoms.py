@@ -120,7 +120,7 @@ class AtomWatch:
 
     __slots__ = (
         "use", "signals", "armed", "cards", "calls", "chain", "recording", "lookup_hash", "looked_up",
-        "makes_sets", "scan_sets", "clean", "again", "plain", "hashes", "keying", "keying_at", "keyer",
+        "makes_sets", "scan_sets", "clean", "again", "plain", "hashes", "trusted",
     )
 
     def __init__(self, cards: frozenset[Any] = frozenset(), lookup_hash: int | None = None) -> None:
@@ -154,18 +154,16 @@ class AtomWatch:
         #: show (:func:`~drawdsl.order_blind.hash_blind_step`), as (code, globals): its
         #: own frame may hash an atom; None: no code of the spec's may.
         self.hashes: tuple[types.CodeType, dict[str, Any]] | None = None
-        #: The last frame found to be the evaluator keying a traced state, with the
-        #: frames above it (held, so that no other frame takes its address; a frame's
-        #: callers do not change while it lives): the next key made under it is too.
-        self.keying: types.FrameType | None = None
-        #: The call it was making then, and the keying function it called.
-        self.keying_at = -1
-        self.keyer: types.CodeType | None = None
+        #: Frames found (by id) whose callers up to the traced run are the evaluator's own,
+        #: each called by name (see _evaluator_keys): held, so that no other frame takes
+        #: their address, and a running frame's callers do not change (a generator's
+        #: frame, which gets a new caller at each resume, is never kept).
+        self.trusted: dict[int, types.FrameType] = {}
 
     def close(self) -> None:
         """The run is over: later uses (a suspended generator's ``finally``) do not raise."""
         self.armed = False
-        self.keying = None
+        self.trusted = {}
 
 
 def _seen(atom: Atom, use: str) -> None:
@@ -243,7 +241,7 @@ def _library(frame: types.FrameType, ids: frozenset[int]) -> bool:
     return code in ids and _own().globals.get(code) is frame.f_globals
 
 
-def _evaluator_keys(frame: types.FrameType | None) -> bool:
+def _evaluator_keys(frame: types.FrameType | None, trusted: dict[int, types.FrameType] | None = None) -> bool:
     """Whether ``frame`` (a keying function's, hashing a traced card) and those above it
     are the library's, up to a traced run's own frame, each called by the one above it
     by name (:func:`_entered_by_name`): then the evaluator keys a traced state.
@@ -251,21 +249,39 @@ def _evaluator_keys(frame: types.FrameType | None) -> bool:
     Not when the spec called in (``done(card).map(g)._hash``, ``strict_key((card,))``),
     nor when the library called the spec's function and that function is the library's
     own (``spec.map(set_layout)``, ``spec.map(functools.partial(done))``): its result goes
-    back to the spec, and a review found ``set_layout`` reading the atoms' hashes there."""
+    back to the spec, and a review found ``set_layout`` reading the atoms' hashes there.
+
+    ``trusted`` (a run's :attr:`AtomWatch.trusted`) keeps the frames found so: the walk
+    stops at one of them, once the call into the frame below it is checked."""
+    if frame is None:
+        return False
     own = _OWN[0]
-    lib_globals, entries = own.globals, own.entries
-    below = frame
-    above = frame.f_back if frame is not None else None
-    while below is not None and above is not None:
+    lib_globals, entries, pairs = own.globals, own.entries, _PAIRS
+    trusted = {} if trusted is None else trusted
+    below_code = id(frame.f_code)
+    above = frame.f_back
+    found: list[types.FrameType] = []
+    while above is not None:
         code = id(above.f_code)
         if lib_globals.get(code) is not above.f_globals:
             return False  # the spec's frame (or the library's code with other globals)
         if code in entries:
-            return True
-        if not _entered_by_name(above, below.f_code):
+            break
+        known = pairs.get((code, above.f_lasti, below_code))
+        if known is None:
+            known = _entered_by_name(above, frame.f_code)
+        if not known:
             return False
-        below, above = above, above.f_back
-    return False
+        if trusted.get(id(above)) is above:
+            break
+        found.append(above)
+        frame, below_code, above = above, code, above.f_back
+    else:
+        return False
+    for known_frame in found:
+        if not known_frame.f_code.co_flags & _SUSPENDS:
+            trusted[id(known_frame)] = known_frame
+    return True
 
 
 #: A continuation object is called by the name of the variable that holds it (``k(card)``,
@@ -297,6 +313,20 @@ def _entered_by_name(above: types.FrameType, below: types.CodeType) -> bool:
     :data:`_ENTERED_ANYHOW`, or ``above`` one of :data:`_RUNNERS`.  A function the spec
     handed the library is called by the name of the variable that holds it
     (``self.f(value)``, ``k(card)``), never its own."""
+    pair = (id(above.f_code), above.f_lasti, id(below))
+    known = _PAIRS.get(pair)
+    if known is None:
+        known = _PAIRS[pair] = _calls_by_name(above, below)
+    return known
+
+
+#: (library code, call offset, library code called) -> whether it is called by name there
+#: (the walk checks that both are the library's: their ids are never reused).
+_PAIRS: dict[tuple[int, int, int], bool] = {}
+
+
+def _calls_by_name(above: types.FrameType, below: types.CodeType) -> bool:
+    """:func:`_entered_by_name`, not kept."""
     name = below.co_name
     if name in _ENTERED_ANYHOW or id(above.f_code) in _RUNNERS:
         return True
@@ -338,7 +368,6 @@ _EFFECTS: dict[str, Callable[[int], tuple[int, int]]] = {
     **{name: (lambda arg: (0, 0)) for name in (
         "PRECALL", "KW_NAMES", "NOP", "RESUME", "CACHE", "EXTENDED_ARG")},
 }
-_CALL_INSTRUCTIONS: dict[int, list[dis.Instruction]] = {}
 #: The instructions that call (only ``CALL`` is followed to its callable).
 _CALLS = frozenset({"CALL", "CALL_FUNCTION_EX", "PRECALL", "SEND", "FOR_ITER", "YIELD_VALUE", "RETURN_VALUE",
                     "BEFORE_WITH", "GET_AWAITABLE", "LOAD_BUILD_CLASS"})
@@ -352,17 +381,14 @@ def _callee(code: types.CodeType, lasti: int) -> str | types.CodeType | None:
     itself (``d[k]``, ``a == b``: C code may call a special method there); None when the
     search meets anything else (a branch, an instruction it does not follow, another
     kind of call)."""
-    instructions = _CALL_INSTRUCTIONS.get(id(code))
-    if instructions is None:
-        # Read with the trace paused: the trace refuses the code of dis (it names `is`),
-        # which here runs for the library, not for the spec.
-        trace = sys.gettrace()
-        sys.settrace(None)
-        try:
-            instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
-        finally:
-            sys.settrace(trace)
-        _CALL_INSTRUCTIONS[id(code)] = instructions
+    # Read with the trace paused: the trace refuses the code of dis (it names `is`), which
+    # here runs for the library, not for the spec.  (Not kept: the callee is, per call.)
+    trace = sys.gettrace()
+    sys.settrace(None)
+    try:
+        instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+    finally:
+        sys.settrace(trace)
     # (A frame in a call shows the last of the call's inline caches as its last instruction.)
     at = next((i for i in range(len(instructions) - 1, -1, -1) if instructions[i].offset <= lasti), None)
     if at is None:
@@ -452,14 +478,7 @@ class Atom:
         code = id(caller.f_code)
         if code in own.keys_made and own.globals.get(code) is caller.f_globals:
             watch: AtomWatch = object.__getattribute__(self, "_watch")
-            above = caller.f_back
-            if above is not None and (
-                (above is watch.keying and above.f_lasti == watch.keying_at and caller.f_code is watch.keyer)
-                or _evaluator_keys(caller)
-            ):
-                if not above.f_code.co_flags & _SUSPENDS:
-                    # (A generator's frame gets a new caller at each resume.)
-                    watch.keying, watch.keying_at, watch.keyer = above, above.f_lasti, caller.f_code
+            if _evaluator_keys(caller, watch.trusted):
                 return id(self) >> 4
             # A key made at the spec's own call (``done(card).map(g)``, ``strict_key((card,))``):
             # what the library keeps of it could be read back, and it is not a card's.
