@@ -721,6 +721,8 @@ _REVEALING = frozenset({
     "c_make_encoder", "make_encoder", "Pickler", "reducer_override", "dispatch_table",
     # an attribute by a name built at run time (getattr(sys, "_get" + "frame"))
     "getattr", "attrgetter", "methodcaller",
+    # the traced runs' own machinery (a second hook takes what runs under it out of the watch)
+    "watching", "_catching", "AtomWatch", "Tracer",
     # a frame's or traceback's other ways in, and modules fetched by a name built at run time
     "f_globals", "f_builtins", "f_code", "f_trace", "tb_next", "gi_code", "cr_frame", "ag_frame",
     "__import__", "import_module", "register_adapter", "adapters",
@@ -1182,6 +1184,7 @@ def _catching(watch: AtomWatch) -> Callable[..., Any]:
                 watch.use = _HOOKED_USE
         return local
 
+    call._drawdsl_watch = watch  # type: ignore[attr-defined]  # (see watching: runs do not nest)
     return call
 
 
@@ -1203,6 +1206,16 @@ def watching(record: AtomWatch, run: Callable[[], T]) -> T:
     (True, True)
     """
     previous = sys.gettrace()
+    outer: AtomWatch | None = getattr(previous, "_drawdsl_watch", None) if previous is not None else None
+    if outer is not None:
+        # Already in a traced run (the spec called this, or an evaluation inside the spec):
+        # a second hook would take what runs under it out of the first run's watch (a review
+        # found `is` and addresses read unseen that way).  The outer run is refused.
+        if outer.use is None:
+            outer.use = "the spec runs a traced run's watch itself (drawdsl.atoms.watching)"
+        if record.use is None:
+            record.use = "another traced run watches this one"
+        return run()
     hook = _catching(record)
     sys.settrace(hook)
     try:
