@@ -113,16 +113,8 @@ def test_a_traced_set_of_cards_is_built_without_comparing_every_pair() -> None:
     # Atoms hash by their address where hashing is allowed: a set of n atoms is built in
     # n steps.  With one hash for all, each run compared every pair (about 800,000
     # comparisons here), most of the time of "until a rank repeats" on 52 ranks.
-    deck = Cards({f"r{i}": 2 for i in range(40)})
-    profile = cProfile.Profile()
-    profile.enable()
-    try:
-        answer = traced(loop(frozenset(), until_repeat), deck)
-    finally:
-        profile.disable()
-    assert answer is not None and dict(answer) == brute_force_until_repeat(40, 2)
-    calls = {name: counts[1] for (path, _, name), counts in pstats.Stats(profile).stats.items()  # type: ignore[attr-defined]
-             if path == atoms.__file__ and name in ("__eq__", "__hash__")}
+    answer, calls = _traced_counting_calls(40)
+    assert answer is not None and dict(answer) == until_repeat_formula(40, 2)
     assert calls.get("__hash__", 0) > 0  # the runs did hash atoms
     assert calls.get("__eq__", 0) < 1_000
 
@@ -133,16 +125,9 @@ def test_a_set_of_cards_is_traced_once_for_all_its_cards() -> None:
     # the swap of two of them leaves the state as it is, so one traced run shows the
     # symmetry for all k (drawdsl.shapes._covered); with a run per card, 20 ranks took
     # 2 + 3 + ... + 21 = 230 runs.
-    deck = Cards({f"r{i}": 2 for i in range(20)})
-    profile = cProfile.Profile()
-    profile.enable()
-    try:
-        answer = traced(loop(frozenset(), until_repeat), deck)
-    finally:
-        profile.disable()
-    assert answer is not None and dict(answer) == brute_force_until_repeat(20, 2)
-    runs = sum(counts[1] for (path, _, name), counts in pstats.Stats(profile).stats.items()  # type: ignore[attr-defined]
-               if path == atoms.__file__ and name == "_check")
+    answer, calls = _traced_counting_calls(20)
+    assert answer is not None and dict(answer) == until_repeat_formula(20, 2)
+    runs = calls.get("_check", 0)
     assert 0 < runs <= 2 * 21
 
 
@@ -186,13 +171,30 @@ def test_only_cards_a_swap_cannot_tell_apart_share_a_run(deck: Cards[Any], case:
     assert chances(spec, deck) == truth
 
 
-def brute_force_until_repeat(ranks: int, copies: int) -> dict[int, Fraction]:
+def until_repeat_formula(ranks: int, copies: int) -> dict[int, Fraction]:
     """Cards drawn until two share a rank, by the product formula."""
     n = ranks * copies
     distinct = [Fraction(1), Fraction(1)]  # P(the first k cards are of distinct ranks)
     for k in range(2, ranks + 2):
         distinct.append(distinct[-1] * Fraction(n - copies * (k - 1), n - (k - 1)))
     return {k: distinct[k - 1] - distinct[k] for k in range(2, ranks + 2)}
+
+
+def _traced_counting_calls(ranks: int) -> tuple[Any, dict[str, int]]:
+    """The traced evaluation of until_repeat on ``ranks`` ranks x 2, and how often each
+    function of drawdsl.atoms was called (by name)."""
+    deck = Cards({f"r{i}": 2 for i in range(ranks)})
+    profile = cProfile.Profile()
+    profile.enable()
+    try:
+        answer = traced(loop(frozenset(), until_repeat), deck)
+    finally:
+        profile.disable()
+    calls: dict[str, int] = {}
+    for (path, _, name), counts in pstats.Stats(profile).stats.items():  # type: ignore[attr-defined]
+        if path == atoms.__file__:
+            calls[name] = calls.get(name, 0) + counts[1]
+    return answer, calls
 
 
 # --------------------------------------------------------------------------- refused
