@@ -60,7 +60,10 @@ from drawdsl.reductions import (
 )
 from drawdsl.shapes import Unshaped, evaluate_shapes
 from drawdsl.sources import Weighted
-from drawdsl.spec import STEP_TYPES, Spec, _Any, _Done, _Draw, _LoopK, _spec_or_raise, reads_rest, whnf
+from drawdsl.sent_views import PLAIN, view_groups
+from drawdsl.spec import (
+    _DRAW, STEP_TYPES, Spec, _Any, _ContK, _Done, _Draw, _LoopK, _Resume, _spec_or_raise, reads_rest, whnf,
+)
 
 __all__ = ["chances", "chance", "DEFAULT_MAX_STATES", "DEFAULT_MAX_DRAWS"]
 
@@ -1026,6 +1029,27 @@ def _evaluate_deck(
             if _loop_members_agree(k, group, current):
                 agreed.add((head, drawn))
                 return
+        elif type(k) is _ContK and k.k is _DRAW.k and type(k.frames.f) is _Resume:
+            # ``card = yield draw()`` in a generator (whatever encloses it, which only
+            # sees what the generator does): when its only views of the card agree
+            # (drawdsl.sent_views), every card of the class resumes it alike.
+            resume = k.frames.f
+            gen = resume.gen_spec
+            if resume.where is not None:
+                # Kept per function and suspension when the generator's arguments are
+                # plain values (equal means alike); other arguments are checked each time.
+                known: Any = None
+                if all(type(a) in PLAIN for a in (*gen.args, *(v for _, v in gen.kwargs))):
+                    known = (gen.func, strict_key((gen.args, gen.kwargs)), resume.where, drawn)
+                    if known in agreed:
+                        return
+                groups = view_groups(gen.func, gen.args, gen.kwargs, resume.where, group)
+                if groups is not None and len(groups) == 1:
+                    if known is not None:
+                        agreed.add(known)
+                    return
+                if groups is not None:
+                    raise _Split(groups)  # the cards' answers differ: the class splits along them
         _check_class(k, group, child, extra, avail, current)
 
     limit = max_states if escalate_at is None else min(max_states, escalate_at)

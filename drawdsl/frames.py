@@ -186,34 +186,36 @@ def frame_key(gen: Any) -> Any:
         dead = _DEAD_CACHE[code, lasti] = frozenset() if cells else _dead_after(code, lasti)
     local_values = frame.f_locals
     exclude = {id(frame), id(local_values), id(code), id(gen.gi_code)}
-    names = code.co_varnames
-    bound = tuple(name for name in names if name in local_values)
-    header = (gen.__name__, gen.__qualname__)
+    bound = tuple([name for name in code.co_varnames if name in local_values])
+    name_, qualname = gen.__name__, gen.__qualname__
+    function = types.FunctionType
     for value in local_values.values():
-        if any(value is h for h in header) or id(value) in exclude \
-                or (type(value) is types.FunctionType and value.__code__ is code):
+        if value is name_ or value is qualname or id(value) in exclude \
+                or (type(value) is function and value.__code__ is code):
             # A local holding the generator's own name or function (a card "g" in a
             # generator named g): its slot could not be told from the header's, and
             # skipping it would shift the others.  Unknown: histories are compared.
             return None
-    slots = []
-    for ref in gc.get_referents(gen):
-        if id(ref) in exclude:
-            continue
-        if type(ref) is types.FunctionType and ref.__code__ is code:
-            continue
-        if type(ref) is str and (ref is gen.__name__ or ref is gen.__qualname__):
-            continue
-        slots.append(ref)
+    slots = [
+        ref for ref in gc.get_referents(gen)
+        if id(ref) not in exclude
+        and not (type(ref) is function and ref.__code__ is code)
+        and not (type(ref) is str and (ref is name_ or ref is qualname))
+    ]
     memo: dict[int, int] = {}
     keep: list[Any] = []
     frozen: list[Any] = []
-    blind = blind_dicts(code).names if not cells else frozenset()
+    proof = blind_dicts(code) if not cells else None
+    blind = proof.names if proof is not None else frozenset()
+    plain = _PLAIN
+    n_bound = len(bound)
     for i, value in enumerate(slots):
-        name = bound[i] if i < len(bound) else None
+        name = bound[i] if i < n_bound else None
         if name in dead:
             frozen.append("dead")
-        elif name in blind and unordered(frame, blind_dicts(code), value):
+        elif type(value) in plain:
+            frozen.append((type(value), value))  # as _freeze keys it
+        elif name in blind and unordered(frame, proof, value):  # type: ignore[arg-type]
             # A dict whose order the code never reads (drawdsl.order_blind): its items.
             frozen.append(("unordered", type(value), frozenset([
                 ((type(k), k), (type(v), v)) for k, v in value.items()])))

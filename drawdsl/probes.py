@@ -269,6 +269,43 @@ def name_field(token: Token) -> str | None:
     return str(field)
 
 
+_NOT_SHOWN = object()
+
+
+def field_value(card: Any, field: str) -> Any:
+    """The value a probe of the deck card ``card`` (a :class:`Token`) shows in ``field``,
+    read through the probe type's own accessor (so nothing the card's class computes);
+    an object of no plain type when that is not so (a hidden field, a class's own
+    property or ``__getattribute__``, not a :class:`Token`).
+
+    >>> from drawdsl import standard_deck
+    >>> token = ProbePlan.of(standard_deck()).deck(frozenset({"rank"}))[0].distinct()[0]
+    >>> field_value(token, "rank")
+    2
+    >>> type(field_value(token, "suit")) in (int, str)
+    False
+    """
+    if type(card) is not Token:
+        return _NOT_SHOWN
+    base = type(card.members[0])
+    fields = getattr(base, "_fields", ())
+    if field not in fields:
+        return _NOT_SHOWN
+    i = fields.index(field)
+    if any(j == i for j, _ in card.hidden):
+        return _NOT_SHOWN
+    probe = _probe_type(base)
+    if getattr(probe, "__getattribute__", None) is not tuple.__getattribute__:
+        return _NOT_SHOWN
+    reader = probe.__dict__.get(field)
+    if type(reader) is not property or getattr(reader.fget, "__code__", None) is not _READ:
+        return _NOT_SHOWN
+    cells: tuple[Any, ...] = getattr(reader.fget, "__closure__", None) or ()
+    if len(cells) != 1 or cells[0].cell_contents != i:
+        return _NOT_SHOWN
+    return card.values[i]
+
+
 _PROBE_TYPES: dict[type, type] = {}  # a cache of derived types, never of values
 _TUPLEGETTER = type(vars(namedtuple("_Point", "x"))["x"])  # the type of a field's accessor
 

@@ -20,6 +20,7 @@ specs built from fresh lambdas are still evaluated correctly, just without mergi
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable, Generator, Hashable
 from typing import Any, Generic, TypeVar
 
@@ -995,7 +996,8 @@ class _Gen(Spec[Any]):
                 "yield a spec such as draw(), and use `return value` to finish"
             )
         state = frame_key(gen) if FRAME_KEYS else None
-        return _Bind(yielded, _Resume(self, [gen], state))
+        frame = gen.gi_frame
+        return _Bind(yielded, _Resume(self, [gen], state, (frame.f_code, frame.f_lasti)))
 
 
 class _Resume:
@@ -1007,12 +1009,18 @@ class _Resume:
     their paths merge).  Otherwise resumptions are equal only with equal histories.
     """
 
-    __slots__ = ("gen_spec", "box", "state", "_hash")
+    __slots__ = ("gen_spec", "box", "state", "where", "_hash")
 
-    def __init__(self, gen_spec: _Gen, box: list[Generator[Spec[Any], Any, Any]], state: Any = None) -> None:
+    def __init__(
+        self, gen_spec: _Gen, box: list[Generator[Spec[Any], Any, Any]], state: Any = None,
+        where: tuple[types.CodeType, int] | None = None,
+    ) -> None:
         self.gen_spec = gen_spec
         self.box = box
         self.state = state
+        # Where the generator is suspended (its code and offset): what
+        # drawdsl.sent_views reads to skip a lumped class's replays.
+        self.where = where
         if state is not None:
             try:
                 self._hash = hash(("resume", gen_spec.func, state))
