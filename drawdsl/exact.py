@@ -58,11 +58,22 @@ from drawdsl.reductions import (
     prove_lumping,
     prove_symmetry,
 )
+from drawdsl.sent_views import PLAIN, view_groups
 from drawdsl.shapes import Unshaped, evaluate_shapes
 from drawdsl.sources import Weighted
-from drawdsl.sent_views import PLAIN, view_groups
 from drawdsl.spec import (
-    _DRAW, STEP_TYPES, Spec, _Any, _ContK, _Done, _Draw, _LoopK, _Resume, _spec_or_raise, reads_rest, whnf,
+    _DRAW,
+    STEP_TYPES,
+    Spec,
+    _Any,
+    _ContK,
+    _Done,
+    _Draw,
+    _LoopK,
+    _Resume,
+    _spec_or_raise,
+    reads_rest,
+    whnf,
 )
 
 __all__ = ["chances", "chance", "DEFAULT_MAX_STATES", "DEFAULT_MAX_DRAWS"]
@@ -1029,7 +1040,7 @@ def _evaluate_deck(
             if _loop_members_agree(k, group, current):
                 agreed.add((head, drawn))
                 return
-        elif type(k) is _ContK and k.k is _DRAW.k and type(k.frames.f) is _Resume:
+        elif type(k) is _ContK and k.k is _DRAW.k and type(k.frames.f) is _Resume:  # type: ignore[attr-defined]
             # ``card = yield draw()`` in a generator (whatever encloses it, which only
             # sees what the generator does): when its only views of the card agree
             # (drawdsl.sent_views), every card of the class resumes it alike.

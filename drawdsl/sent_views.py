@@ -35,10 +35,10 @@ The proof is the one of :mod:`drawdsl.order_blind` for what may reach the frame:
   could read the card), catches no exception (a traceback holds the frame), imports
   nothing, rebinds no module name and names nothing that reaches a frame
   (``locals``, ``sys._getframe``, ``f_locals``, ...), and uses no ``EXTENDED_ARG``;
-* at the check, every global name the code loads, and every argument the generator
-  was called with, holds only what is shown to reach no frame (plain values and
-  containers of them, safe builtins, drawdsl's functions, Python functions passing
-  the same checks);
+* at the check, every global name the code loads, every argument the generator was
+  called with, and its function's defaults and attributes hold only what is shown to
+  reach no frame (plain values and containers of them, safe builtins, drawdsl's
+  functions, Python functions passing the same checks);
 * the values compared are plain (``int``, ``str``, ``bytes``, ``float``, ``bool``,
   ``None``, ``complex``): a probe card's shown field read through the probe's own
   accessor, or a card that is itself a plain value; the constants are plain values or
@@ -230,13 +230,15 @@ def view_groups(
     found = sent_views(code, lasti)
     if found is None:
         return None
-    module, builtin = func.__globals__, func.__builtins__
+    module, builtin = func.__globals__, getattr(func, "__builtins__", None)
     if type(module) is not dict or type(builtin) is not dict:
         return None
     seen: dict[int, Any] = {}
     budget = [2_000]
     parts = [module.get(name, builtin.get(name)) for name in found.loaded]
     parts += list(args) + [value for _, value in kwargs]
+    # Defaults fill the parameters not passed; the function's attributes are its own.
+    parts += [*(func.__defaults__ or ()), *(func.__kwdefaults__ or {}).values(), *func.__dict__.values()]
     if not all(_safe(part, seen, budget) for part in parts):
         return None
     groups: dict[tuple[bool, ...], list[Any]] = {}

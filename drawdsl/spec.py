@@ -996,7 +996,7 @@ class _Gen(Spec[Any]):
                 "yield a spec such as draw(), and use `return value` to finish"
             )
         state = frame_key(gen) if FRAME_KEYS else None
-        frame = gen.gi_frame
+        frame = gen.gi_frame  # type: ignore[attr-defined]
         return _Bind(yielded, _Resume(self, [gen], state, (frame.f_code, frame.f_lasti)))
 
 
