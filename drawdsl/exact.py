@@ -47,7 +47,7 @@ from drawdsl.order_blind import why_ordered
 from drawdsl.outcomes import Outcomes as _Outcomes
 from drawdsl.outcomes import record as _record
 from drawdsl.outcomes import still_drawing
-from drawdsl.probes import ProbePlan, Seen, holds_hidden, show
+from drawdsl.probes import ProbePlan, Seen, Token, holds_hidden, name_field, show
 from drawdsl.reductions import (
     PROOF_BUDGET,
     CardIndex,
@@ -58,6 +58,7 @@ from drawdsl.reductions import (
     prove_lumping,
     prove_symmetry,
 )
+from drawdsl.renaming_blind import blind_generator, classes_told_apart
 from drawdsl.sent_views import PLAIN, view_groups
 from drawdsl.shapes import Unshaped, evaluate_shapes
 from drawdsl.sources import Weighted
@@ -69,6 +70,7 @@ from drawdsl.spec import (
     _ContK,
     _Done,
     _Draw,
+    _Gen,
     _LoopK,
     _Resume,
     _spec_or_raise,
@@ -751,6 +753,11 @@ def _evaluate_reduced(
 
     shaped = True  # symmetric decks as shapes (drawdsl.shapes) until a spec has none
     graph_note: str | None = None
+    # A @generate spec whose bytecode shows it blind to renamings (drawdsl.renaming_blind):
+    # symmetric from the start, on the classes as they are, no check needed.
+    blind = symmetric and len(cards) > 1 and _blind_generator_deck(spec, cards, named)
+    if blind:
+        classes, checked, sym, escalate = singles, False, True, False
     at_once = False  # explain: every proof before the evaluation, not when the frontier grows
     if escalate and threshold == 0:
         escalate = False
@@ -767,7 +774,7 @@ def _evaluate_reduced(
             tried = True
             sym = traced = traceable()
             graph_note = log.proof  # if they do not, the graph proof's reason is the one to tell
-        lumped, members = _lumped(*(traced_deck() if traced else (deck, cards)), classes)
+        lumped, members = _lumped(*(traced_deck() if traced or blind else (deck, cards)), classes)
         log.classes = [tuple(cards[i] for i in part) for part in classes]
         log.symmetric = sym
         log.trace = []
@@ -795,6 +802,29 @@ def _evaluate_reduced(
             sym = traced = False  # not shown: on without it (the graph proof may still show it)
             log.proof = graph_note or untraced.reason
         log.restarts += 1
+
+
+def _blind_generator_deck(spec: Spec[Any], cards: tuple[Any, ...], named: Cards[Any] | None) -> bool:
+    """Whether ``spec`` is a bare ``@generate`` spec shown blind to renamings of the deck's
+    classes (:mod:`drawdsl.renaming_blind`): its code's proof holds now, and the classes
+    are told apart by the values it uses (on a probed deck, the one field it reads,
+    handed as names in ``named``; else the plain cards themselves)."""
+    if type(spec) is not _Gen:
+        return False
+    proof = blind_generator(spec.func, spec.args, spec.kwargs)
+    if proof is None:
+        return False
+    if proof.fields:
+        if named is None or len(proof.fields) != 1:
+            return False
+        field = next(iter(proof.fields))
+        tokens = named.distinct()
+        if len(tokens) != len(cards) or any(name_field(token) != field for token in tokens):
+            return False
+        return classes_told_apart([token.name for token in tokens])
+    if named is not None or any(type(card) is Token for card in cards):
+        return False
+    return classes_told_apart(list(cards))
 
 
 def _annotate(err: Exception, depth: int, card: Any) -> None:

@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import operator
 import types
 from collections import namedtuple
 from collections.abc import Callable, Iterable
@@ -429,7 +430,7 @@ class ProbePlan:
     """How to probe a deck: its cards' named-tuple type, fields, and the strict keys of
     every card's fields (made once, so each run only groups them)."""
 
-    __slots__ = ("source", "fields", "probe", "keys")
+    __slots__ = ("source", "fields", "probe", "keys", "counts")
 
     def __init__(self, source: Cards[Any], base: type) -> None:
         from drawdsl.keys import strict_key
@@ -438,6 +439,7 @@ class ProbePlan:
         self.fields: tuple[str, ...] = tuple(base._fields)  # type: ignore[attr-defined]
         self.probe = _probe_type(base)
         self.keys = [tuple([strict_key(value) for value in card]) for card in source.distinct()]
+        self.counts = [source.count(card) for card in source.distinct()]
 
     @classmethod
     def of(cls, deck: Cards[Any]) -> ProbePlan | None:
@@ -463,21 +465,27 @@ class ProbePlan:
         watch = Watch() if watch is None else watch
         shown_at = [i for i, name in enumerate(self.fields) if name in shown]
         hidden = tuple((i, name) for i, name in enumerate(self.fields) if name not in shown)
-        groups: dict[Any, list[Any]] = {}
-        for card, keys in zip(self.source.distinct(), self.keys, strict=True):
-            groups.setdefault(tuple([keys[i] for i in shown_at]), []).append(card)
+        # The cards' positions grouped by their shown fields' keys, first found first.
+        groups: dict[Any, list[int]] = {}
+        if not shown_at:
+            groups[()] = list(range(len(self.keys)))
+        else:
+            shown_keys = operator.itemgetter(*shown_at)  # one field: its key; more: a tuple
+            for j, keys in enumerate(self.keys):
+                groups.setdefault(shown_keys(keys), []).append(j)
         make = functools.partial(tuple.__new__, self.probe)  # _make without its length check
-        count = self.source.count
+        cards, card_counts = self.source.distinct(), self.counts
         counts: dict[Any, int] = {}
         at = shown_at[0] if names and self.names_for(shown) else -1
-        for members in groups.values():
+        for positions in groups.values():
+            members = tuple([cards[j] for j in positions])
             values = tuple(members[0])
             name = None
             if at >= 0:
                 name = named(values[at])
                 values = values[:at] + (name,) + values[at + 1:]
-            token = Token(values, hidden, make, watch, tuple(members), name)
-            counts[token] = sum(count(card) for card in members)
+            token = Token(values, hidden, make, watch, members, name)
+            counts[token] = sum([card_counts[j] for j in positions])
         return Cards._trusted(counts), watch
 
     def names_for(self, shown: frozenset[str]) -> bool:

@@ -1,0 +1,477 @@
+"""Generators that cannot see a renaming of the cards: the ``@generate`` hand counting ranks.
+
+The newcomer's hand::
+
+    @generate
+    def two_pair():
+        counts = {}
+        for _ in range(5):
+            card = yield draw()
+            counts[card.rank] = counts.get(card.rank, 0) + 1
+        return sorted(counts.values()) == [1, 2, 2]
+
+only ever uses a rank as a key of ``counts``, and never reads a key back: renaming
+the ranks (every 2 a 9, every 9 a 2) renames the dict's keys and changes nothing
+else.  The evaluator's renaming symmetry (:mod:`drawdsl.shapes`: the deck kept as
+counts of counts, a fresh rank always drawn as the lowest one not held) then applies,
+and the 1,820 hands of four ranks become the handful of count patterns.  Traced runs
+(:mod:`drawdsl.atoms`) check loop steps; a generator is resumed by replaying its
+history, which they do not follow, so :func:`renaming_blind` proves it from the
+bytecode instead, once per code object.
+
+The proof is an abstract interpretation of the generator's bytecode (every path, to
+a fixed point) over five kinds of value: a *card* (what a ``yield draw()`` sends),
+a *class value* (the card's one shown field, ``card.rank``), a *blind dict* (made
+empty in the code: ``{}``, ``dict()``, ``Counter()``, ``defaultdict(int)``), the
+result of ``draw()`` (the only thing the generator may yield), and everything else
+(*plain*: built without a card).  Allowed:
+
+* a class value as a key of a blind dict: ``d[k]``, ``d[k] = v``, ``d[k] += v``,
+  ``del d[k]``, ``k in d``, ``d.get(k[, v])``, ``d.setdefault(k[, v])``,
+  ``d.pop(k[, v])``, with ``v`` plain; a blind dict's ``d.values()`` and ``len(d)``
+  (its keys are never read back: no ``d.keys()``, ``d.items()``, iteration,
+  ``sorted(d)``, ``max(d)``, ``d == e``);
+* two class values compared with ``==`` or ``!=``;
+* the card or a class value stored in a local, loaded, dropped or moved on the stack;
+* any operation on plain values only.
+
+Anything else (a card or class value compared with a constant, ordered, hashed
+outside a blind dict, passed to a function, put in a container, returned, yielded,
+tested for truth; a blind dict used any other way, made with items, or a plain key
+used with it; a spec other than ``draw()`` yielded) is no proof.  Then every plain
+value is the same after a renamed history, every class value and blind-dict key is
+renamed, and so every yield and the return value are the same: the generator's
+future after a renamed history is the renamed future.
+
+What is checked when the proof is used (:func:`blind_generator`), for the spec as
+given to the evaluator (only a bare ``@generate`` spec: code around it could read the
+cards itself):
+
+* the code passes :mod:`drawdsl.order_blind`'s checks for what may reach its frame
+  (no cells, no exception caught, no import, no frame-reading names), and the
+  globals it loads, its arguments, defaults and attributes hold only what reaches
+  no frame; ``draw``, ``len`` and the dict makers it names are drawdsl's and the
+  builtins;
+* the deck's classes are told apart by class values that are all exactly ``int``
+  or all exactly ``str``, pairwise unequal (so ``==`` and dict lookups see the
+  classes, and a renaming keeps them apart): on a probed deck (:mod:`drawdsl.probes`)
+  the classes of the one field the code reads, handed as names (so that the
+  evaluator finds them in the generator's history); on a deck of plain values, the
+  cards themselves (then the code may not read a field).
+
+Only Python 3.11's bytecode is modelled (:data:`~drawdsl.order_blind.MODELLED`);
+elsewhere there is no proof, and the evaluator goes on without the symmetry (slower,
+never wrong).
+
+>>> def hand():
+...     counts = {}
+...     for _ in range(5):
+...         card = yield draw()
+...         counts[card.rank] = counts.get(card.rank, 0) + 1
+...     return sorted(counts.values()) == [1, 2, 2]
+>>> proof = renaming_blind(hand.__code__)
+>>> proof.fields, proof.direct
+(frozenset({'rank'}), False)
+>>> def aces():
+...     count = 0
+...     for _ in range(5):
+...         card = yield draw()
+...         count += card.rank == 14
+...     return count
+>>> renaming_blind(aces.__code__) is None
+True
+"""
+
+from __future__ import annotations
+
+import builtins
+import dis
+import types
+from dataclasses import dataclass
+from typing import Any
+
+from drawdsl.order_blind import _MAKERS, MODELLED, _code_ok, _globals_loaded, _safe
+
+__all__ = ["Proof", "renaming_blind", "blind_generator"]
+
+
+@dataclass(frozen=True)
+class Proof:
+    """What :func:`renaming_blind` showed of one generator's code.
+
+    ``fields``: the card fields it reads (class values); ``direct``: whether it uses a
+    card itself as a class value (a deck of plain values); ``called``: the global
+    names whose meaning the proof relies on (``draw``, ``len``, the dict makers).
+    """
+
+    fields: frozenset[str]
+    direct: bool
+    called: frozenset[str]
+
+
+# Kinds of abstract value.
+_PLAIN, _CARD, _CLASS, _DICT, _DRAWN, _POISON = "plain", "card", "class", "dict", "drawn", "poison"
+_DICT_METHODS = frozenset({"get", "setdefault", "pop", "values"})
+_SKIP = frozenset({"NOP", "RESUME", "CACHE", "PRECALL", "KW_NAMES"})
+_COND_JUMPS = frozenset({
+    "POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_FORWARD_IF_TRUE", "POP_JUMP_FORWARD_IF_NONE",
+    "POP_JUMP_FORWARD_IF_NOT_NONE", "POP_JUMP_BACKWARD_IF_FALSE", "POP_JUMP_BACKWARD_IF_TRUE",
+    "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NOT_NONE",
+})
+_JUMPS = frozenset({"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"})
+_UNARY = frozenset({"UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT", "UNARY_POSITIVE", "GET_ITER"})
+_BUILDS = frozenset({"BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_STRING"})
+#: Instructions that pop one plain value into a container ``argval`` deep, left in place.
+_ADDS = frozenset({"LIST_APPEND", "SET_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE"})
+
+Kind = Any  # a kind name, or ("global", name) / ("method", name): plain values with a tag
+
+
+def _plain(kind: Kind) -> bool:
+    return kind is _PLAIN or type(kind) is tuple
+
+
+class _NoProof(Exception):
+    """The code does something the proof does not follow."""
+
+
+_CACHE: dict[types.CodeType, Proof | None] = {}
+
+
+def renaming_blind(code: types.CodeType) -> Proof | None:
+    """The proof that a generator of ``code`` cannot see a renaming of the cards it is sent
+    (see the module docstring), or None."""
+    if code in _CACHE:
+        return _CACHE[code]
+    found = _CACHE[code] = _prove(code)
+    return found
+
+
+def _prove(code: types.CodeType) -> Proof | None:
+    if not MODELLED or code.co_cellvars or code.co_freevars or not _code_ok(code):
+        return None
+    if not code.co_flags & 0x20:  # CO_GENERATOR
+        return None
+    instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+    if any(ins.opname == "EXTENDED_ARG" for ins in instructions):
+        return None
+    try:
+        return _Interpreter(code, instructions).run()
+    except _NoProof:
+        return None
+
+
+def _join(a: Kind, b: Kind) -> Kind:
+    if a == b:
+        return a
+    if _plain(a) and _plain(b):
+        return _PLAIN
+    return _POISON
+
+
+class _Interpreter:
+    """The abstract interpretation of one code object (see the module docstring)."""
+
+    def __init__(self, code: types.CodeType, instructions: list[dis.Instruction]) -> None:
+        self.code = code
+        self.instructions = instructions
+        self.at = {ins.offset: i for i, ins in enumerate(instructions)}
+        self.fields: set[str] = set()
+        self.direct = False
+        self.called: set[str] = set()
+
+    def run(self) -> Proof:
+        n_args = self.code.co_argcount + self.code.co_kwonlyargcount
+        n_args += bool(self.code.co_flags & 0x04) + bool(self.code.co_flags & 0x08)
+        names = self.code.co_varnames
+        start_locals = tuple(_PLAIN for _ in names)  # parameters and unbound locals: plain
+        del n_args
+        states: dict[int, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {0: (start_locals, ())}
+        work = [0]
+        steps = 0
+        while work:
+            steps += 1
+            if steps > 20_000:
+                raise _NoProof  # a code this big is not worth the proof
+            i = work.pop()
+            local_kinds, stack = states[i]
+            for j, state in self.step(i, list(local_kinds), list(stack)):
+                old = states.get(j)
+                if old is None:
+                    states[j] = state
+                    work.append(j)
+                    continue
+                if len(old[1]) != len(state[1]):
+                    raise _NoProof
+                joined = (
+                    tuple(_join(a, b) for a, b in zip(old[0], state[0], strict=True)),
+                    tuple(_join(a, b) for a, b in zip(old[1], state[1], strict=True)),
+                )
+                if joined != old:
+                    states[j] = joined
+                    work.append(j)
+        if self.fields and self.direct:
+            raise _NoProof
+        return Proof(frozenset(self.fields), self.direct, frozenset(self.called))
+
+    def target(self, offset: int) -> int:
+        j = self.at.get(offset)
+        if j is None:
+            raise _NoProof
+        return j
+
+    def step(
+        self, i: int, local_kinds: list[Kind], stack: list[Kind],
+    ) -> list[tuple[int, tuple[tuple[Kind, ...], tuple[Kind, ...]]]]:
+        """The successors of instruction ``i`` with their abstract states."""
+        ins = self.instructions[i]
+        op = ins.opname
+        names = self.code.co_varnames
+
+        def pop() -> Kind:
+            if not stack:
+                raise _NoProof
+            return stack.pop()
+
+        def need_plain(*kinds: Kind) -> None:
+            if not all(_plain(k) for k in kinds):
+                raise _NoProof
+
+        def after(j: int) -> tuple[int, tuple[tuple[Kind, ...], tuple[Kind, ...]]]:
+            return (j, (tuple(local_kinds), tuple(stack)))
+
+        nxt = i + 1
+        if op in _SKIP:
+            return [after(nxt)]
+        if op == "RETURN_GENERATOR":
+            stack.append(_PLAIN)
+        elif op == "POP_TOP":
+            pop()
+        elif op == "LOAD_CONST":
+            stack.append(_PLAIN)
+        elif op == "LOAD_FAST":
+            stack.append(local_kinds[names.index(ins.argval)])
+        elif op == "STORE_FAST":
+            local_kinds[names.index(ins.argval)] = pop()
+        elif op == "DELETE_FAST":
+            local_kinds[names.index(ins.argval)] = _PLAIN
+        elif op == "LOAD_GLOBAL":
+            if ins.arg is not None and ins.arg & 1:
+                stack.append(_PLAIN)  # the NULL before a called global
+            stack.append(("global", ins.argval))
+        elif op == "PUSH_NULL":
+            stack.append(_PLAIN)
+        elif op == "LOAD_ATTR":
+            value = pop()
+            if value is _CARD:
+                self.fields.add(str(ins.argval))
+                stack.append(_CLASS)
+            else:
+                need_plain(value)
+                stack.append(_PLAIN)
+        elif op == "LOAD_METHOD":
+            value = pop()
+            if value is _DICT:
+                if ins.argval not in _DICT_METHODS:
+                    raise _NoProof
+                stack.extend([("method", ins.argval), _DICT])
+            else:
+                need_plain(value)
+                stack.extend([_PLAIN, _PLAIN])
+        elif op == "CALL":
+            args = [pop() for _ in range(ins.argval)][::-1]
+            second, first = pop(), pop()
+            stack.append(self.call(first, second, args))
+        elif op == "CALL_FUNCTION_EX":
+            parts = [pop() for _ in range(3 + (ins.argval & 1))]
+            need_plain(*parts)
+            stack.append(_PLAIN)
+        elif op == "BINARY_SUBSCR":
+            key, container = pop(), pop()
+            stack.append(self.keyed(container, key))
+        elif op == "STORE_SUBSCR":
+            key, container, value = pop(), pop(), pop()
+            need_plain(value)
+            self.keyed(container, key)
+        elif op == "DELETE_SUBSCR":
+            key, container = pop(), pop()
+            self.keyed(container, key)
+        elif op == "CONTAINS_OP":
+            container, item = pop(), pop()
+            stack.append(self.keyed(container, item))
+        elif op == "COMPARE_OP":
+            right, left = pop(), pop()
+            if left is _CLASS and right is _CLASS and ins.argval in ("==", "!="):
+                stack.append(_PLAIN)
+            elif left is _CARD and right is _CARD and ins.argval in ("==", "!="):
+                self.direct = True
+                stack.append(_PLAIN)
+            else:
+                need_plain(left, right)
+                stack.append(_PLAIN)
+        elif op in ("BINARY_OP", "IS_OP"):
+            need_plain(pop(), pop())
+            stack.append(_PLAIN)
+        elif op in _UNARY:
+            need_plain(pop())
+            stack.append(_PLAIN)
+        elif op == "FORMAT_VALUE":
+            need_plain(*[pop() for _ in range(2 if ins.arg is not None and ins.arg & 4 else 1)])
+            stack.append(_PLAIN)
+        elif op in _BUILDS or op == "BUILD_SLICE":
+            need_plain(*[pop() for _ in range(ins.argval)])
+            stack.append(_PLAIN)
+        elif op == "BUILD_MAP":
+            if ins.argval == 0:
+                stack.append(_DICT)  # a fresh, empty dict
+            else:
+                need_plain(*[pop() for _ in range(2 * ins.argval)])
+                stack.append(_PLAIN)
+        elif op == "BUILD_CONST_KEY_MAP":
+            need_plain(*[pop() for _ in range(ins.argval + 1)])
+            stack.append(_PLAIN)
+        elif op in _ADDS or op == "MAP_ADD":
+            need_plain(*[pop() for _ in range(2 if op == "MAP_ADD" else 1)])
+            if len(stack) < ins.argval:
+                raise _NoProof
+            need_plain(stack[-ins.argval])
+        elif op == "UNPACK_SEQUENCE":
+            need_plain(pop())
+            stack.extend([_PLAIN] * ins.argval)
+        elif op == "COPY":
+            if len(stack) < ins.argval:
+                raise _NoProof
+            stack.append(stack[-ins.argval])
+        elif op == "SWAP":
+            if len(stack) < ins.argval:
+                raise _NoProof
+            stack[-1], stack[-ins.argval] = stack[-ins.argval], stack[-1]
+        elif op == "MAKE_FUNCTION":
+            flags = ins.argval
+            need_plain(*[pop() for _ in range(1 + bin(flags & 0x0F).count("1"))])
+            stack.append(_PLAIN)
+        elif op == "YIELD_VALUE":
+            if pop() is not _DRAWN:
+                raise _NoProof  # only draw() is yielded
+            stack.append(_CARD)
+        elif op == "RETURN_VALUE":
+            need_plain(pop())
+            return []
+        elif op == "RAISE_VARARGS":
+            need_plain(*[pop() for _ in range(ins.argval)])
+            return []
+        elif op in _JUMPS:
+            return [after(self.target(ins.argval))]
+        elif op in _COND_JUMPS:
+            need_plain(pop())
+            return [after(nxt), after(self.target(ins.argval))]
+        elif op in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
+            if not stack:
+                raise _NoProof
+            need_plain(stack[-1])
+            jumped = after(self.target(ins.argval))
+            stack.pop()
+            return [jumped, after(nxt)]
+        elif op == "FOR_ITER":
+            if not stack:
+                raise _NoProof
+            need_plain(stack[-1])
+            done = (self.target(ins.argval), (tuple(local_kinds), tuple(stack[:-1])))
+            stack.append(_PLAIN)
+            return [after(nxt), done]
+        else:
+            raise _NoProof
+        if nxt >= len(self.instructions):
+            raise _NoProof
+        return [after(nxt)]
+
+    def call(self, first: Kind, second: Kind, args: list[Kind]) -> Kind:
+        """The kind a call returns (3.11: ``[NULL, callable, *args]`` or ``[method, self, *args]``)."""
+        if type(first) is tuple and first[0] == "method" and second is _DICT:
+            name = first[1]
+            if name == "values" and not args:
+                return _PLAIN
+            if name in ("get", "setdefault", "pop") and 1 <= len(args) <= 2 and args[0] is _CLASS:
+                need = args[1:]
+                if all(_plain(k) for k in need):
+                    return _PLAIN
+            if name in ("get", "setdefault", "pop") and 1 <= len(args) <= 2 and args[0] is _CARD:
+                if all(_plain(k) for k in args[1:]):
+                    self.direct = True
+                    return _PLAIN
+            raise _NoProof
+        if type(second) is tuple and second[0] == "global" and _plain(first):
+            name = second[1]
+            if name == "draw" and not args:
+                self.called.add(name)
+                return _DRAWN
+            if name == "len" and len(args) == 1 and args[0] is _DICT:
+                self.called.add(name)
+                return _PLAIN
+            if name in ("dict", "Counter") and not args:
+                self.called.add(name)
+                return _DICT
+            if name == "defaultdict" and len(args) == 1 and args[0] == ("global", "int"):
+                self.called.update(("defaultdict", "int"))
+                return _DICT
+        if not all(_plain(k) for k in (first, second, *args)):
+            raise _NoProof
+        return _PLAIN
+
+    def keyed(self, container: Kind, key: Kind) -> Kind:
+        """A lookup of ``key`` in ``container`` (subscript, store, delete, ``in``)."""
+        if container is _DICT:
+            if key is _CLASS:
+                return _PLAIN
+            if key is _CARD:
+                self.direct = True
+                return _PLAIN
+            raise _NoProof
+        if not (_plain(container) and _plain(key)):
+            raise _NoProof
+        return _PLAIN
+
+
+def _meanings() -> dict[str, Any]:
+    import drawdsl  # here: drawdsl imports this module
+
+    return {"draw": drawdsl.draw, "len": builtins.len, "int": builtins.int, **_MAKERS}
+
+
+def blind_generator(func: Any, args: tuple[Any, ...], kwargs: tuple[tuple[str, Any], ...]) -> Proof | None:
+    """The proof for the generator ``func(*args, **kwargs)`` when it holds now (its
+    code's proof, and what its frame can reach: see the module docstring); the deck's
+    side is checked by the caller (:func:`classes_told_apart`)."""
+    if type(func) is not types.FunctionType or func.__closure__:
+        return None
+    proof = renaming_blind(func.__code__)
+    if proof is None:
+        return None
+    module, builtin = func.__globals__, getattr(func, "__builtins__", None)
+    if type(module) is not dict or type(builtin) is not dict:
+        return None
+    meanings = _meanings()
+    for name in proof.called:
+        if module.get(name, builtin.get(name)) is not meanings[name]:
+            return None
+    seen: dict[int, Any] = {}
+    budget = [2_000]
+    parts = [module.get(name, builtin.get(name)) for name in _globals_loaded(func.__code__)]
+    parts += list(args) + [value for _, value in kwargs]
+    parts += [*(func.__defaults__ or ()), *(func.__kwdefaults__ or {}).values(), *func.__dict__.values()]
+    if not all(_safe(part, seen, budget) for part in parts):
+        return None
+    return proof
+
+
+def classes_told_apart(values: list[Any]) -> bool:
+    """Whether the class values (one per class of the deck) are all exactly ``int`` or all
+    exactly ``str`` (names of them count as such), pairwise unequal: then ``==`` and a
+    dict lookup tell exactly the classes apart, before and after any renaming."""
+    from drawdsl.probes import NAME_TYPES
+
+    kinds = {int if type(v) in (int, NAME_TYPES[0]) else str if type(v) in (str, NAME_TYPES[1]) else None
+             for v in values}
+    if len(kinds) != 1 or None in kinds:
+        return False
+    return len(set(values)) == len(values)
