@@ -116,6 +116,9 @@ _FRAME_READERS = frozenset({
     "__globals__", "__closure__", "__code__", "__builtins__", "attrgetter", "methodcaller", "modules",
     "__subclasses__", "__bases__", "__base__", "__mro__",  # every class, and its functions' globals
     "__class__", "gi_code", "cr_code", "ag_code",  # type itself, and code to build functions from
+    # str.format follows attributes and items named in the string, built at run time
+    # ("{0.gi_frame.f_back.f_locals[card]}".format(gen), found by a review).
+    "format", "format_map",
 })
 _QUIET = frozenset({"CACHE", "NOP", "EXTENDED_ARG", "PRECALL", "RESUME"})
 _LOCAL_OPS = frozenset(dis.haslocal) | frozenset(dis.hasfree)

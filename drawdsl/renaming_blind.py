@@ -395,10 +395,10 @@ class _Interpreter:
                 need = args[1:]
                 if all(_plain(k) for k in need):
                     return _PLAIN
-            if name in ("get", "setdefault", "pop") and 1 <= len(args) <= 2 and args[0] is _CARD:
-                if all(_plain(k) for k in args[1:]):
-                    self.direct = True
-                    return _PLAIN
+            if name in ("get", "setdefault", "pop") and 1 <= len(args) <= 2 and args[0] is _CARD \
+                    and all(_plain(k) for k in args[1:]):
+                self.direct = True
+                return _PLAIN
             raise _NoProof
         if type(second) is tuple and second[0] == "global" and _plain(first):
             name = second[1]

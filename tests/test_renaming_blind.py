@@ -1,0 +1,308 @@
+"""@generate specs shown blind to renamings by their bytecode (drawdsl.renaming_blind).
+
+A generator that uses a card's rank only as a key of a dict whose keys it never reads
+back (and compares ranks only with each other) cannot see a renaming of the ranks, and
+is evaluated with the renaming symmetry from the start.  Every answer here is checked
+against the brute-force oracle and against the evaluation with no reduction; the
+generators that could see a renaming (a constant compared, keys read back, a frame
+reader within reach, a rebound ``draw`` or ``len``) must get no proof and still the
+right answer.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter, defaultdict
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import brute_force
+
+import drawdsl
+from drawdsl import Card, Cards, chances, draw, explain, generate, standard_deck
+from drawdsl.order_blind import MODELLED
+from drawdsl.renaming_blind import blind_generator, renaming_blind
+
+needs_model = pytest.mark.skipif(not MODELLED, reason="the bytecode proofs model Python 3.11 only")
+
+SMALL = Cards([
+    Card(2, "S"), Card(2, "H"), Card(3, "S"), Card(3, "H"), Card(4, "D"), Card(5, "S"), Card(5, "D"),
+])
+PLAIN = Cards([1, 1, 2, 2, 3, 4, 4])
+
+
+@generate
+def pattern() -> Any:
+    counts: dict[int, int] = {}
+    for _ in range(4):
+        card = yield draw()
+        counts[card.rank] = counts.get(card.rank, 0) + 1
+    return tuple(sorted(counts.values()))
+
+
+@generate
+def counter_pattern() -> Any:
+    counts: Counter[int] = Counter()
+    for _ in range(3):
+        card = yield draw()
+        counts[card.rank] += 1
+    return max(counts.values()), len(counts)
+
+
+@generate
+def default_pattern() -> Any:
+    counts: defaultdict[int, int] = defaultdict(int)
+    first = yield draw()
+    counts[first.rank] += 1
+    for _ in range(2):
+        card = yield draw()
+        if card.rank in counts:
+            counts[card.rank] += 10
+        else:
+            counts[card.rank] = 1
+    return tuple(counts.values())
+
+
+@generate
+def same_suit_run() -> Any:
+    first = yield draw()
+    for n in range(3):
+        card = yield draw()
+        if card.suit != first.suit:
+            return n
+    return 3
+
+
+@generate
+def kept_rank() -> Any:
+    seen: dict[int, int] = {}
+    for _ in range(3):
+        card = yield draw()
+        rank = card.rank
+        if seen.pop(rank, None) is not None:
+            return "pair"
+        seen.setdefault(rank, 1)
+    return "none"
+
+
+@generate
+def plain_cards() -> Any:
+    counts: dict[int, int] = {}
+    for _ in range(3):
+        card = yield draw()
+        counts[card] = counts.get(card, 0) + 1
+    return tuple(sorted(counts.values()))
+
+
+# Generators that can see a renaming: no proof, and the right answer all the same.
+
+
+@generate
+def compares_a_constant() -> Any:
+    counts: dict[int, int] = {}
+    for _ in range(3):
+        card = yield draw()
+        counts[card.rank] = counts.get(card.rank, 0) + (card.rank == 2)
+    return tuple(sorted(counts.values()))
+
+
+@generate
+def reads_keys() -> Any:
+    counts: dict[int, int] = {}
+    for _ in range(3):
+        card = yield draw()
+        counts[card.rank] = counts.get(card.rank, 0) + 1
+    return sorted(counts)[0]
+
+
+@generate
+def first_key_by_max() -> Any:
+    counts: dict[int, int] = {}
+    for _ in range(3):
+        card = yield draw()
+        counts[card.rank] = 1
+    return max(counts)
+
+
+@generate
+def orders_ranks() -> Any:
+    first = yield draw()
+    card = yield draw()
+    return card.rank < first.rank
+
+
+@generate
+def seeded_dict() -> Any:
+    counts = {2: 0}
+    card = yield draw()
+    counts[card.rank] = counts.get(card.rank, 0) + 1
+    return len(counts)
+
+
+def _keys_of_caller() -> Any:
+    return tuple(int(key) for key in sorted(sys._getframe(1).f_locals["counts"]))  # plain ints, not names
+
+
+@generate
+def frame_reader() -> Any:
+    counts: dict[int, int] = {}
+    for _ in range(2):
+        card = yield draw()
+        counts[card.rank] = 1
+    return _keys_of_caller()
+
+
+@generate
+def frame_reader_default(keys: Any = _keys_of_caller) -> Any:
+    counts: dict[int, int] = {}
+    for _ in range(2):
+        card = yield draw()
+        counts[card.rank] = 1
+    return keys()
+
+
+@generate
+def two_fields() -> Any:
+    counts: dict[Any, int] = {}
+    for _ in range(2):
+        card = yield draw()
+        counts[card.rank] = 1
+        counts[card.suit] = 2
+    return tuple(sorted(counts.values()))
+
+
+BLIND = {
+    "pattern": pattern, "counter": counter_pattern, "default": default_pattern,
+    "suit run": same_suit_run, "kept rank": kept_rank,
+}
+NOT_BLIND = {
+    "constant": compares_a_constant, "keys": reads_keys, "max key": first_key_by_max,
+    "order": orders_ranks, "seeded": seeded_dict,
+}
+
+
+def _evaluations(spec: Any, deck: Cards[Any]) -> None:
+    truth = brute_force(spec, deck)
+    assert chances(spec, deck) == truth
+    assert chances(spec, deck, merge=False, lump=False, symmetric=False, probe=False) == truth
+
+
+OTHERS = {"frame reader": frame_reader, "frame default": frame_reader_default, "two fields": two_fields}
+
+
+@pytest.mark.parametrize("name", [*BLIND, *NOT_BLIND, *OTHERS])
+def test_answers_equal_brute_force(name: str) -> None:
+    make = {**BLIND, **NOT_BLIND, **OTHERS}[name]
+    _evaluations(make(), SMALL)
+
+
+def test_plain_cards_equal_brute_force() -> None:
+    _evaluations(plain_cards(), PLAIN)
+    # Cards of two types (1 and "1"): not all told apart by one kind of value: no proof.
+    _evaluations(plain_cards(), Cards([1, "1", 2, 2, 3]))
+
+
+@needs_model
+@pytest.mark.parametrize("name", list(BLIND))
+def test_blind_generators_are_proven(name: str) -> None:
+    spec = BLIND[name]()
+    assert blind_generator(spec.func, spec.args, spec.kwargs) is not None
+    assert explain(spec, SMALL).symmetric
+
+
+@needs_model
+@pytest.mark.parametrize("name", list(NOT_BLIND))
+def test_generators_that_see_a_renaming_are_not(name: str) -> None:
+    assert renaming_blind(NOT_BLIND[name]().func.__code__) is None
+
+
+@needs_model
+def test_frame_readers_and_two_fields_are_refused_when_used() -> None:
+    for spec in (frame_reader(), frame_reader_default()):
+        assert renaming_blind(spec.func.__code__) is not None  # the code alone is blind...
+        assert blind_generator(spec.func, spec.args, spec.kwargs) is None  # ...what it calls is not
+    proof = renaming_blind(two_fields().func.__code__)
+    assert proof is not None and proof.fields == {"rank", "suit"}
+    assert not explain(two_fields(), SMALL).symmetric
+
+
+_REBOUND = """
+def hand():
+    counts = {}
+    for _ in range(3):
+        card = yield draw()
+        counts[card.rank] = counts.get(card.rank, 0) + 1
+    return len(counts)
+"""
+
+
+@needs_model
+def test_a_rebound_draw_or_len_is_refused() -> None:
+    # ``draw`` rebound to a spec that looks at the rank, ``len`` to one that reads keys.
+    for namespace in (
+        {"draw": lambda: drawdsl.draw_until(lambda c: c.rank == 3).map(lambda cards: cards[0]), "len": len},
+        {"draw": drawdsl.draw, "len": lambda d: int(min(d))},
+    ):
+        exec(_REBOUND, namespace)
+        spec = generate(namespace["hand"])()
+        _evaluations(spec, SMALL)
+        assert blind_generator(spec.func, spec.args, spec.kwargs) is None
+
+
+def test_a_bigger_hand_takes_the_symmetry() -> None:
+    @generate
+    def hand() -> Any:
+        counts: dict[int, int] = {}
+        for _ in range(7):
+            card = yield draw()
+            counts[card.rank] = counts.get(card.rank, 0) + 1
+        return max(counts.values())
+
+    got = chances(hand(), standard_deck())
+    # Four of a kind in 7 cards: 13 ranks times C(48, 3) hands of the other three, over C(52, 7).
+    from math import comb
+
+    assert got[4] == Fraction(13 * comb(48, 3), comb(52, 7))
+    assert sum(got.values()) == 1
+    if MODELLED:
+        assert explain(hand(), standard_deck()).symmetric
+
+
+_STATEMENTS = [
+    "counts[card.rank] = counts.get(card.rank, 0) + 1",
+    "counts[card.rank] = counts.setdefault(card.rank, 0) + 2",
+    "score += card.rank == first.rank",
+    "score += card.rank != first.rank",
+    "score += len(counts)",
+    "score += sum(counts.values())",
+    "score += card.rank in counts",
+    "counts.pop(card.rank, None)",
+    "score += max(counts.values(), default=0)",
+    # These can see a renaming (no proof), and are here to be evaluated right all the same.
+    "score += card.rank == 3",
+    "score += sorted(counts)[0] if counts else 0",
+    "score += card.rank > first.rank",
+    "counts[first.rank] = 7",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    body=st.lists(st.sampled_from(_STATEMENTS), min_size=1, max_size=3),
+    draws=st.integers(1, 3),
+    deck_size=st.integers(3, 6),
+)
+def test_generated_generators_equal_brute_force(body: list[str], draws: int, deck_size: int) -> None:
+    source = "def hand():\n    counts = {}\n    score = 0\n    first = yield draw()\n"
+    source += f"    for _ in range({draws}):\n        card = yield draw()\n"
+    source += "".join(f"        {line}\n" for line in body)
+    source += "    return score, tuple(sorted(counts.values()))\n"
+    namespace: dict[str, Any] = {"draw": draw}
+    exec(source, namespace)
+    spec = generate(namespace["hand"])()
+    deck = Cards(list(SMALL)[:deck_size])
+    truth = brute_force(spec, deck)
+    assert chances(spec, deck) == truth
