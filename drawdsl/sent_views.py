@@ -35,10 +35,12 @@ The proof is the one of :mod:`drawdsl.order_blind` for what may reach the frame:
   could read the card), catches no exception (a traceback holds the frame), imports
   nothing, rebinds no module name and names nothing that reaches a frame
   (``locals``, ``sys._getframe``, ``f_locals``, ...), and uses no ``EXTENDED_ARG``;
-* at the check, every global name the code loads, every argument the generator was
-  called with, and its function's defaults and attributes hold only what is shown to
-  reach no frame (plain values and containers of them, safe builtins, drawdsl's
-  functions, Python functions passing the same checks);
+* when an evaluation first uses the proof for a function and suspension (plain
+  arguments: once; others: at every use), every global name the code loads, every
+  argument the generator was called with, and its function's defaults and
+  attributes hold only what is shown to reach no frame (plain values and containers
+  of them, safe builtins, drawdsl's functions, Python functions passing the same
+  checks); a spec that rebinds them while it runs is not pure, and outside the proof;
 * the values compared are plain (``int``, ``str``, ``bytes``, ``float``, ``bool``,
   ``None``, ``complex``): a probe card's shown field read through the probe's own
   accessor, or a card that is itself a plain value; the constants are plain values or
@@ -99,7 +101,7 @@ class Views:
     ``name``: the local the value is stored in (None: it is dropped); ``views``: each
     ``(field, op, constant, constant_first)``, field None for the value itself, op a
     comparison (``"=="``...) or ``"in"``/``"not in"``; ``loaded``: the global names the
-    code loads (checked safe at each use).
+    code loads (checked safe when the proof is used).
     """
 
     name: str | None
