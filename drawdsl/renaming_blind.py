@@ -28,9 +28,12 @@ result of ``draw()`` (the only thing the generator may yield), and everything el
 
 * a class value as a key of a blind dict: ``d[k]``, ``d[k] = v``, ``d[k] += v``,
   ``del d[k]``, ``k in d``, ``d.get(k[, v])``, ``d.setdefault(k[, v])``,
-  ``d.pop(k[, v])``, with ``v`` plain; a blind dict's ``d.values()`` and ``len(d)``
-  (its keys are never read back: no ``d.keys()``, ``d.items()``, iteration,
-  ``sorted(d)``, ``max(d)``, ``d == e``);
+  ``d.pop(k[, v])``, with ``v`` plain; ``len(d)``; ``d.values()``, only iterated,
+  searched for a plain value or handed whole to ``len``, ``sorted``, ``sum``, ``max``,
+  ``min``, ``any``, ``all``, ``list`` or ``tuple`` (a view's ``mapping`` is the dict
+  itself); its keys are never read back: no ``d.keys()``, ``d.items()``, iteration,
+  ``sorted(d)``, ``max(d)``, ``d == e``; none of these calls with a keyword argument
+  (``defaultdict(default_factory=int)`` is a dict holding a key, not a defaultdict);
 * two class values compared with ``==`` or ``!=``;
 * the card or a class value stored in a local, loaded, dropped or moved on the stack;
 * any operation on plain values only.
@@ -111,7 +114,11 @@ class Proof:
 
 # Kinds of abstract value.
 _PLAIN, _CARD, _CLASS, _DICT, _DRAWN, _POISON = "plain", "card", "class", "dict", "drawn", "poison"
+#: A blind dict's ``values()`` view (its ``mapping`` attribute is the dict: keys and all).
+_VALUES = "values"
 _DICT_METHODS = frozenset({"get", "setdefault", "pop", "values"})
+#: Builtins that may take a values view (their first argument): they read its items only.
+_READ_VALUES = frozenset({"len", "sorted", "sum", "max", "min", "any", "all", "list", "tuple"})
 _SKIP = frozenset({"NOP", "RESUME", "CACHE", "PRECALL", "KW_NAMES"})
 _COND_JUMPS = frozenset({
     "POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_FORWARD_IF_TRUE", "POP_JUMP_FORWARD_IF_NONE",
@@ -119,7 +126,7 @@ _COND_JUMPS = frozenset({
     "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NOT_NONE",
 })
 _JUMPS = frozenset({"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"})
-_UNARY = frozenset({"UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT", "UNARY_POSITIVE", "GET_ITER"})
+_UNARY = frozenset({"UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT", "UNARY_POSITIVE"})
 _BUILDS = frozenset({"BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_STRING"})
 #: Instructions that pop one plain value into a container ``argval`` deep, left in place.
 _ADDS = frozenset({"LIST_APPEND", "SET_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE"})
@@ -259,7 +266,7 @@ class _Interpreter:
             if ins.arg is not None and ins.arg & 1:
                 stack.append(_PLAIN)  # the NULL before a called global
             stack.append(("global", ins.argval))
-        elif op == "PUSH_NULL":
+        elif op in ("PUSH_NULL", "LOAD_ASSERTION_ERROR"):
             stack.append(_PLAIN)
         elif op == "LOAD_ATTR":
             value = pop()
@@ -281,7 +288,7 @@ class _Interpreter:
         elif op == "CALL":
             args = [pop() for _ in range(ins.argval)][::-1]
             second, first = pop(), pop()
-            stack.append(self.call(first, second, args))
+            stack.append(self.call(first, second, args, self.keywords(i)))
         elif op == "CALL_FUNCTION_EX":
             parts = [pop() for _ in range(3 + (ins.argval & 1))]
             need_plain(*parts)
@@ -298,7 +305,7 @@ class _Interpreter:
             self.keyed(container, key)
         elif op == "CONTAINS_OP":
             container, item = pop(), pop()
-            stack.append(self.keyed(container, item))
+            stack.append(self.keyed(container, item, contains=True))
         elif op == "COMPARE_OP":
             right, left = pop(), pop()
             if left is _CLASS and right is _CLASS and ins.argval in ("==", "!="):
@@ -311,6 +318,11 @@ class _Interpreter:
                 stack.append(_PLAIN)
         elif op in ("BINARY_OP", "IS_OP"):
             need_plain(pop(), pop())
+            stack.append(_PLAIN)
+        elif op == "GET_ITER":
+            value = pop()
+            if value is not _VALUES:  # the items of a values view are plain
+                need_plain(value)
             stack.append(_PLAIN)
         elif op in _UNARY:
             need_plain(pop())
@@ -385,41 +397,60 @@ class _Interpreter:
             raise _NoProof
         return [after(nxt)]
 
-    def call(self, first: Kind, second: Kind, args: list[Kind]) -> Kind:
-        """The kind a call returns (3.11: ``[NULL, callable, *args]`` or ``[method, self, *args]``)."""
+    def keywords(self, i: int) -> int:
+        """How many of the ``CALL`` at ``i``'s arguments are passed by keyword (3.11: a
+        ``KW_NAMES`` before its ``PRECALL`` names them, counted in the ``CALL``'s own)."""
+        j = i - 1
+        while j >= 0 and self.instructions[j].opname in ("PRECALL", "NOP", "RESUME"):
+            j -= 1
+        if j >= 0 and self.instructions[j].opname == "KW_NAMES":
+            names = self.code.co_consts[self.instructions[j].arg or 0]
+            return len(names) if type(names) is tuple else len(self.instructions)
+        return 0
+
+    def call(self, first: Kind, second: Kind, args: list[Kind], keywords: int) -> Kind:
+        """The kind a call returns (3.11: ``[NULL, callable, *args]`` or ``[method, self,
+        *args]``, the last ``keywords`` of ``args`` passed by keyword)."""
         if type(first) is tuple and first[0] == "method" and second is _DICT:
             name = first[1]
+            if keywords:
+                raise _NoProof  # a dict's methods take no keywords: not the call it looks like
             if name == "values" and not args:
-                return _PLAIN
-            if name in ("get", "setdefault", "pop") and 1 <= len(args) <= 2 and args[0] is _CLASS:
-                need = args[1:]
-                if all(_plain(k) for k in need):
-                    return _PLAIN
-            if name in ("get", "setdefault", "pop") and 1 <= len(args) <= 2 and args[0] is _CARD \
-                    and all(_plain(k) for k in args[1:]):
-                self.direct = True
+                return _VALUES
+            if name in ("get", "setdefault", "pop") and 1 <= len(args) <= 2 \
+                    and args[0] in (_CLASS, _CARD) and all(_plain(k) for k in args[1:]):
+                self.direct |= args[0] is _CARD
                 return _PLAIN
             raise _NoProof
         if type(second) is tuple and second[0] == "global" and _plain(first):
             name = second[1]
-            if name == "draw" and not args:
-                self.called.add(name)
-                return _DRAWN
-            if name == "len" and len(args) == 1 and args[0] is _DICT:
+            positional = args[:len(args) - keywords]
+            if not keywords:
+                if name == "draw" and not args:
+                    self.called.add(name)
+                    return _DRAWN
+                if name == "len" and len(args) == 1 and args[0] is _DICT:
+                    self.called.add(name)
+                    return _PLAIN
+                if name in ("dict", "Counter") and not args:
+                    self.called.add(name)
+                    return _DICT
+                if name == "defaultdict" and len(args) == 1 and args[0] == ("global", "int"):
+                    self.called.update(("defaultdict", "int"))
+                    return _DICT
+            if name in _READ_VALUES and positional[:1] == [_VALUES] \
+                    and all(_plain(k) for k in args[1:]):
                 self.called.add(name)
                 return _PLAIN
-            if name in ("dict", "Counter") and not args:
-                self.called.add(name)
-                return _DICT
-            if name == "defaultdict" and len(args) == 1 and args[0] == ("global", "int"):
-                self.called.update(("defaultdict", "int"))
-                return _DICT
         if not all(_plain(k) for k in (first, second, *args)):
             raise _NoProof
         return _PLAIN
 
-    def keyed(self, container: Kind, key: Kind) -> Kind:
-        """A lookup of ``key`` in ``container`` (subscript, store, delete, ``in``)."""
+    def keyed(self, container: Kind, key: Kind, contains: bool = False) -> Kind:
+        """A lookup of ``key`` in ``container`` (subscript, store, delete; ``in`` when
+        ``contains``)."""
+        if container is _VALUES and contains and _plain(key):
+            return _PLAIN  # ``v in d.values()``: a plain value among plain values
         if container is _DICT:
             if key is _CLASS:
                 return _PLAIN
@@ -435,7 +466,8 @@ class _Interpreter:
 def _meanings() -> dict[str, Any]:
     import drawdsl  # here: drawdsl imports this module
 
-    return {"draw": drawdsl.draw, "len": builtins.len, "int": builtins.int, **_MAKERS}
+    found = {name: getattr(builtins, name) for name in (*_READ_VALUES, "int")}
+    return {**found, "draw": drawdsl.draw, **_MAKERS}
 
 
 def blind_generator(func: Any, args: tuple[Any, ...], kwargs: tuple[tuple[str, Any], ...]) -> Proof | None:

@@ -97,7 +97,36 @@ def plain_cards() -> Any:
     return tuple(sorted(counts.values()))
 
 
+@generate
+def reads_values() -> Any:
+    counts: dict[int, int] = {}
+    for _ in range(3):
+        card = yield draw()
+        counts[card.rank] = counts.get(card.rank, 0) + 1
+    total = 0
+    for value in counts.values():
+        total += value * value
+    return total, 2 in counts.values(), max(counts.values(), default=0)
+
+
 # Generators that can see a renaming: no proof, and the right answer all the same.
+
+
+@generate
+def keys_through_values() -> Any:
+    counts: dict[int, int] = {}
+    for _ in range(2):
+        card = yield draw()
+        counts[card.rank] = 1
+    return int(min(counts.values().mapping))  # a review: the view's mapping is the dict
+
+
+@generate
+def keyword_defaultdict() -> Any:
+    # A review: a dict holding the key "default_factory", no default: not defaultdict(int).
+    counts = defaultdict(default_factory=int)  # noqa: RUF026 - on purpose
+    card = yield draw()
+    return card in counts
 
 
 @generate
@@ -176,11 +205,11 @@ def two_fields() -> Any:
 
 BLIND = {
     "pattern": pattern, "counter": counter_pattern, "default": default_pattern,
-    "suit run": same_suit_run, "kept rank": kept_rank,
+    "suit run": same_suit_run, "kept rank": kept_rank, "values": reads_values,
 }
 NOT_BLIND = {
     "constant": compares_a_constant, "keys": reads_keys, "max key": first_key_by_max,
-    "order": orders_ranks, "seeded": seeded_dict,
+    "order": orders_ranks, "seeded": seeded_dict, "mapping": keys_through_values,
 }
 
 
@@ -201,6 +230,10 @@ def test_answers_equal_brute_force(name: str) -> None:
 
 def test_plain_cards_equal_brute_force() -> None:
     _evaluations(plain_cards(), PLAIN)
+    strings = Cards(["a", "default_factory", "b"])
+    _evaluations(keyword_defaultdict(), strings)
+    if MODELLED:
+        assert not explain(keyword_defaultdict(), strings).symmetric
     # Cards of two types (1 and "1"): not all told apart by one kind of value: no proof.
     _evaluations(plain_cards(), Cards([1, "1", 2, 2, 3]))
 
