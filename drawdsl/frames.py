@@ -40,7 +40,7 @@ from collections.abc import Generator
 from typing import Any
 
 from drawdsl.keys import set_layout, strict_key
-from drawdsl.order_blind import blind_dicts, unordered
+from drawdsl.order_blind import blind_dicts, given_safe, unordered
 from drawdsl.probes import NAME_TYPES, Hidden, serial
 
 __all__ = ["FRAME_KEYS", "frame_key"]
@@ -166,11 +166,14 @@ def _dead_after(code: types.CodeType, lasti: int) -> frozenset[str]:
 _DEAD_CACHE: dict[tuple[types.CodeType, int], frozenset[str]] = {}
 
 
-def frame_key(gen: Any) -> Any:
+def frame_key(gen: Any, given: tuple[Any, ...] = ()) -> Any:
     """The state of a suspended generator as a hashable key, or None when unknown.
 
     Only meaningful when :data:`FRAME_KEYS` is True; compare keys of generators of
-    the same function.
+    the same function.  ``given``: what the generator was handed (its arguments and its
+    function's defaults): a dict is keyed by its items alone only when those, like the
+    globals its code loads, reach no frame (a frame reader passed in could read the
+    dict's order).
     """
     frame = gen.gi_frame
     if frame is None:
@@ -215,7 +218,7 @@ def frame_key(gen: Any) -> Any:
             frozen.append("dead")
         elif type(value) in plain:
             frozen.append((type(value), value))  # as _freeze keys it
-        elif name in blind and unordered(frame, proof, value):  # type: ignore[arg-type]
+        elif name in blind and unordered(frame, proof, value) and given_safe(given):  # type: ignore[arg-type]
             # A dict whose order the code never reads (drawdsl.order_blind): its items.
             frozen.append(("unordered", type(value), frozenset([
                 ((type(k), k), (type(v), v)) for k, v in value.items()])))

@@ -592,6 +592,21 @@ def _unchanged(frame: types.FrameType, blind: Blind) -> bool:
     return all(_safe(module.get(name, builtin.get(name)), seen, budget) for name in blind.loaded)
 
 
+def given_safe(values: tuple[Any, ...]) -> bool:
+    """Whether the values a generator was handed (its arguments, its function's defaults)
+    reach no frame (:func:`_safe`): a frame reader passed as an argument could read what
+    the proofs here show unread.
+
+    >>> given_safe((1, "a", (2, 3))), given_safe((locals,))
+    (True, False)
+    """
+    if all(type(value) in _SCALARS for value in values):
+        return True
+    seen: dict[int, Any] = {}
+    budget = [_BUDGET]
+    return all(_safe(value, seen, budget) for value in values)
+
+
 #: Builtins a generator, or a function it calls, may load: none hands over a frame.
 _SAFE_BUILTINS = (
     "range", "len", "sorted", "max", "min", "sum", "any", "all", "abs", "int", "str", "float", "bool",

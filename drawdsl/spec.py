@@ -967,6 +967,20 @@ class _Gen(Spec[Any]):
     def __repr__(self) -> str:
         return f"{_describe(self.func)}{self.args!r}"
 
+    def _given(self) -> tuple[Any, ...]:
+        """What the generator is handed: its arguments and its function's defaults."""
+        func = self.func
+        given = (*self.args, *(value for _, value in self.kwargs))
+        defaults = getattr(func, "__defaults__", None)
+        kwdefaults = getattr(func, "__kwdefaults__", None)
+        if defaults:
+            given += tuple(defaults)
+        if kwdefaults:
+            given += tuple(kwdefaults.values())
+        if type(func) is not types.FunctionType:
+            given += (func,)  # a callable object, a partial: what it holds is handed over too
+        return given
+
     def _start(self) -> Generator[Spec[Any], Any, Any]:
         gen = self.func(*self.args, **dict(self.kwargs))
         if not isinstance(gen, Generator):
@@ -995,7 +1009,7 @@ class _Gen(Spec[Any]):
                 f"({type(yielded).__name__}) after {len(self.history)} value(s); "
                 "yield a spec such as draw(), and use `return value` to finish"
             )
-        state = frame_key(gen) if FRAME_KEYS else None
+        state = frame_key(gen, self._given()) if FRAME_KEYS else None
         frame = gen.gi_frame  # type: ignore[attr-defined]
         return _Bind(yielded, _Resume(self, [gen], state, (frame.f_code, frame.f_lasti)))
 

@@ -649,3 +649,34 @@ def test_a_deeply_nested_global_is_not_shown_safe_and_does_not_crash() -> None:
 
     deck = Cards("abc")
     assert chances(deep(), deck) == chances(deep(), deck, merge=False)
+
+
+def _dict_order_of_caller() -> Any:
+    return tuple(sys._getframe(1).f_locals["counts"])
+
+
+@generate
+def order_by_argument(peek: Any) -> Any:
+    counts: dict[str, int] = {}
+    for _ in range(3):
+        card = yield draw()
+        counts[card] = counts.get(card, 0) + 1
+    return peek()
+
+
+@generate
+def order_by_default(peek: Any = _dict_order_of_caller) -> Any:
+    counts: dict[str, int] = {}
+    for _ in range(3):
+        card = yield draw()
+        counts[card] = counts.get(card, 0) + 1
+    return peek()
+
+
+@pytest.mark.parametrize("make", [lambda: order_by_argument(_dict_order_of_caller), order_by_default])
+def test_a_frame_reader_handed_in_keeps_the_order(make: Any) -> None:
+    # Older than the check: a frame reader passed as an argument, or left as a default,
+    # read the dict's order, and the orders were merged (a wrong answer).
+    deck = Cards("aabbc")
+    spec = make()
+    assert chances(spec, deck, symmetric=False) == brute_force(spec, deck) == chances(spec, deck)
