@@ -95,7 +95,7 @@ from typing import Any
 
 from drawdsl.order_blind import _MAKERS, MODELLED, _code_ok, _globals_loaded, _safe
 
-__all__ = ["Proof", "renaming_blind", "blind_generator"]
+__all__ = ["Proof", "renaming_blind", "blind_generator", "unordered_sets", "classes_told_apart"]
 
 
 @dataclass(frozen=True)
@@ -104,19 +104,24 @@ class Proof:
 
     ``fields``: the card fields it reads (class values); ``direct``: whether it uses a
     card itself as a class value (a deck of plain values); ``called``: the global
-    names whose meaning the proof relies on (``draw``, ``len``, the dict makers).
+    names whose meaning the proof relies on (``draw``, ``len``, the dict makers,
+    ``set``); ``sets``: the locals that hold a blind set (made empty by ``set()``,
+    never iterated: their order is never observed, see :func:`unordered_sets`).
     """
 
     fields: frozenset[str]
     direct: bool
     called: frozenset[str]
+    sets: frozenset[str] = frozenset()
 
 
 # Kinds of abstract value.
 _PLAIN, _CARD, _CLASS, _DICT, _DRAWN, _POISON = "plain", "card", "class", "dict", "drawn", "poison"
-#: A blind dict's ``values()`` view (its ``mapping`` attribute is the dict: keys and all).
-_VALUES = "values"
+#: A blind dict's ``values()`` view (its ``mapping`` attribute is the dict: keys and all),
+#: and a blind set (made by ``set()``; class values added, removed and looked up only).
+_VALUES, _SET = "values", "set"
 _DICT_METHODS = frozenset({"get", "setdefault", "pop", "values"})
+_SET_METHODS = frozenset({"add", "discard", "remove"})
 #: Builtins that may take a values view (their first argument): they read its items only.
 _READ_VALUES = frozenset({"len", "sorted", "sum", "max", "min", "any", "all", "list", "tuple"})
 _SKIP = frozenset({"NOP", "RESUME", "CACHE", "PRECALL", "KW_NAMES"})
@@ -186,13 +191,14 @@ class _Interpreter:
         self.fields: set[str] = set()
         self.direct = False
         self.called: set[str] = set()
+        self.sets: set[str] = set()
+        self.stored: dict[str, set[Kind]] = {}  # every kind stored in each local
 
     def run(self) -> Proof:
         n_args = self.code.co_argcount + self.code.co_kwonlyargcount
         n_args += bool(self.code.co_flags & 0x04) + bool(self.code.co_flags & 0x08)
         names = self.code.co_varnames
         start_locals = tuple(_PLAIN for _ in names)  # parameters and unbound locals: plain
-        del n_args
         states: dict[int, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {0: (start_locals, ())}
         work = [0]
         steps = 0
@@ -219,7 +225,11 @@ class _Interpreter:
                     work.append(j)
         if self.fields and self.direct:
             raise _NoProof
-        return Proof(frozenset(self.fields), self.direct, frozenset(self.called))
+        params = set(names[:n_args])
+        for name in self.sets:
+            if name in params or self.stored[name] != {_SET}:
+                raise _NoProof  # a set's local holds the sets made in the code only (frame keys)
+        return Proof(frozenset(self.fields), self.direct, frozenset(self.called), frozenset(self.sets))
 
     def target(self, offset: int) -> int:
         j = self.at.get(offset)
@@ -259,7 +269,11 @@ class _Interpreter:
         elif op == "LOAD_FAST":
             stack.append(local_kinds[names.index(ins.argval)])
         elif op == "STORE_FAST":
-            local_kinds[names.index(ins.argval)] = pop()
+            value = pop()
+            if value is _SET:
+                self.sets.add(ins.argval)
+            self.stored.setdefault(ins.argval, set()).add(value)
+            local_kinds[names.index(ins.argval)] = value
         elif op == "DELETE_FAST":
             local_kinds[names.index(ins.argval)] = _PLAIN
         elif op == "LOAD_GLOBAL":
@@ -278,10 +292,10 @@ class _Interpreter:
                 stack.append(_PLAIN)
         elif op == "LOAD_METHOD":
             value = pop()
-            if value is _DICT:
-                if ins.argval not in _DICT_METHODS:
+            if value is _DICT or value is _SET:
+                if ins.argval not in (_DICT_METHODS if value is _DICT else _SET_METHODS):
                     raise _NoProof
-                stack.extend([("method", ins.argval), _DICT])
+                stack.extend([("method", ins.argval), value])
             else:
                 need_plain(value)
                 stack.extend([_PLAIN, _PLAIN])
@@ -411,10 +425,15 @@ class _Interpreter:
     def call(self, first: Kind, second: Kind, args: list[Kind], keywords: int) -> Kind:
         """The kind a call returns (3.11: ``[NULL, callable, *args]`` or ``[method, self,
         *args]``, the last ``keywords`` of ``args`` passed by keyword)."""
-        if type(first) is tuple and first[0] == "method" and second is _DICT:
+        if type(first) is tuple and first[0] == "method" and (second is _DICT or second is _SET):
             name = first[1]
             if keywords:
-                raise _NoProof  # a dict's methods take no keywords: not the call it looks like
+                raise _NoProof  # their methods take no keywords: not the call it looks like
+            if second is _SET:
+                if len(args) == 1 and args[0] in (_CLASS, _CARD):
+                    self.direct |= args[0] is _CARD
+                    return _PLAIN
+                raise _NoProof
             if name == "values" and not args:
                 return _VALUES
             if name in ("get", "setdefault", "pop") and 1 <= len(args) <= 2 \
@@ -429,12 +448,12 @@ class _Interpreter:
                 if name == "draw" and not args:
                     self.called.add(name)
                     return _DRAWN
-                if name == "len" and len(args) == 1 and args[0] is _DICT:
+                if name == "len" and len(args) == 1 and args[0] in (_DICT, _SET):
                     self.called.add(name)
                     return _PLAIN
-                if name in ("dict", "Counter") and not args:
+                if name in ("dict", "Counter", "set") and not args:
                     self.called.add(name)
-                    return _DICT
+                    return _SET if name == "set" else _DICT
                 if name == "defaultdict" and len(args) == 1 and args[0] == ("global", "int"):
                     self.called.update(("defaultdict", "int"))
                     return _DICT
@@ -451,7 +470,9 @@ class _Interpreter:
         ``contains``)."""
         if container is _VALUES and contains and _plain(key):
             return _PLAIN  # ``v in d.values()``: a plain value among plain values
-        if container is _DICT:
+        if container is _SET and not contains:
+            raise _NoProof  # a set has no items to subscript
+        if container is _DICT or container is _SET:
             if key is _CLASS:
                 return _PLAIN
             if key is _CARD:
@@ -466,8 +487,25 @@ class _Interpreter:
 def _meanings() -> dict[str, Any]:
     import drawdsl  # here: drawdsl imports this module
 
-    found = {name: getattr(builtins, name) for name in (*_READ_VALUES, "int")}
+    found = {name: getattr(builtins, name) for name in (*_READ_VALUES, "int", "set")}
     return {**found, "draw": drawdsl.draw, **_MAKERS}
+
+
+def _holds_now(
+    code: types.CodeType, proof: Proof, module: Any, builtin: Any, given: tuple[Any, ...],
+) -> bool:
+    """Whether what ``code``'s proof relies on holds now: the names it calls mean what
+    they meant, and its globals and what it was handed reach no frame."""
+    if type(module) is not dict or type(builtin) is not dict:
+        return False
+    meanings = _meanings()
+    for name in proof.called:
+        if module.get(name, builtin.get(name)) is not meanings[name]:
+            return False
+    seen: dict[int, Any] = {}
+    budget = [2_000]
+    parts = [module.get(name, builtin.get(name)) for name in _globals_loaded(code)]
+    return all(_safe(part, seen, budget) for part in (*parts, *given))
 
 
 def blind_generator(func: Any, args: tuple[Any, ...], kwargs: tuple[tuple[str, Any], ...]) -> Proof | None:
@@ -479,21 +517,23 @@ def blind_generator(func: Any, args: tuple[Any, ...], kwargs: tuple[tuple[str, A
     proof = renaming_blind(func.__code__)
     if proof is None:
         return None
-    module, builtin = func.__globals__, getattr(func, "__builtins__", None)
-    if type(module) is not dict or type(builtin) is not dict:
-        return None
-    meanings = _meanings()
-    for name in proof.called:
-        if module.get(name, builtin.get(name)) is not meanings[name]:
-            return None
-    seen: dict[int, Any] = {}
-    budget = [2_000]
-    parts = [module.get(name, builtin.get(name)) for name in _globals_loaded(func.__code__)]
-    parts += list(args) + [value for _, value in kwargs]
-    parts += [*(func.__defaults__ or ()), *(func.__kwdefaults__ or {}).values(), *func.__dict__.values()]
-    if not all(_safe(part, seen, budget) for part in parts):
+    given = (*args, *(value for _, value in kwargs), *(func.__defaults__ or ()),
+             *(func.__kwdefaults__ or {}).values(), *func.__dict__.values())
+    if not _holds_now(func.__code__, proof, func.__globals__, getattr(func, "__builtins__", None), given):
         return None
     return proof
+
+
+def unordered_sets(frame: types.FrameType, given: tuple[Any, ...]) -> frozenset[str]:
+    """The locals of a suspended generator's ``frame`` whose sets may be keyed by their
+    items alone (:mod:`drawdsl.frames`): its code's proof holds now (``given``: what it
+    was handed), so a set made there is never iterated, and its order never seen."""
+    proof = renaming_blind(frame.f_code)
+    if proof is None or not proof.sets:
+        return frozenset()
+    if not _holds_now(frame.f_code, proof, frame.f_globals, frame.f_builtins, given):
+        return frozenset()
+    return proof.sets
 
 
 def classes_told_apart(values: list[Any]) -> bool:

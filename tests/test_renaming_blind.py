@@ -339,3 +339,95 @@ def test_generated_generators_equal_brute_force(body: list[str], draws: int, dec
     deck = Cards(list(SMALL)[:deck_size])
     truth = brute_force(spec, deck)
     assert chances(spec, deck) == truth
+
+
+# Sets of class values: never iterated, so also keyed by their items (drawdsl.frames).
+
+
+@generate
+def until_a_rank_repeats() -> Any:
+    seen = set()
+    drawn = 0
+    while True:
+        card = yield draw()
+        drawn += 1
+        if card.rank in seen:
+            return drawn
+        seen.add(card.rank)
+
+
+@generate
+def shared_or_separate_sets() -> Any:
+    first = yield draw()
+    second = yield draw()
+    a = set()
+    b = set()
+    if first.rank == second.rank:
+        b = a  # one set under two names on this path, two sets on the other
+    for _ in range(2):
+        card = yield draw()
+        a.add(card.rank)
+    return len(b)
+
+
+@generate
+def iterates_a_set() -> Any:
+    seen = set()
+    for _ in range(3):
+        card = yield draw()
+        seen.add(card.rank)
+    return int(min(seen))
+
+
+@generate
+def a_set_handed_in(seen: Any = None) -> Any:
+    seen = set()
+    card = yield draw()
+    seen.add(card.rank)
+    return len(seen)
+
+
+def _set_order_of_caller() -> Any:
+    return tuple(int(rank) for rank in sys._getframe(1).f_locals["seen"])
+
+
+@generate
+def set_order_by_default(peek: Any = _set_order_of_caller) -> Any:
+    seen = set()
+    for _ in range(3):
+        card = yield draw()
+        seen.add(card.rank)
+    return peek()
+
+
+@pytest.mark.parametrize("make", [until_a_rank_repeats, shared_or_separate_sets, iterates_a_set,
+                                  a_set_handed_in, set_order_by_default])
+@pytest.mark.parametrize("deck", [
+    SMALL,
+    # Ranks of one hash slot in a small set (1, 9, 17): a set's order follows its insertions.
+    Cards([Card(1, "S"), Card(9, "S"), Card(17, "S"), Card(9, "H"), Card(1, "H"), Card(25, "D")]),
+])
+def test_sets_equal_brute_force(make: Any, deck: Cards[Any]) -> None:
+    spec = make()
+    truth = brute_force(spec, deck)
+    assert chances(spec, deck) == truth
+    assert chances(spec, deck, symmetric=False) == truth
+    assert chances(spec, deck, merge=False, lump=False, symmetric=False, probe=False) == truth
+
+
+@needs_model
+def test_a_set_of_ranks_merges_and_takes_the_symmetry() -> None:
+    proof = renaming_blind(until_a_rank_repeats().func.__code__)
+    assert proof is not None and proof.sets == {"seen"}
+    for make in (iterates_a_set, a_set_handed_in):
+        assert renaming_blind(make().func.__code__) is None
+    deck = standard_deck()
+    widths: list[int] = []
+    got = chances(until_a_rank_repeats(), deck, progress=lambda draws, states: widths.append(states))
+    assert max(widths) <= 2  # one state per depth: the ranks seen are all alike
+    # The same question as a loop over ranks kept in a frozenset (the tuned form).
+    def step(seen: frozenset[int], rank: int) -> Any:
+        return drawdsl.done(len(seen) + 1) if rank in seen else seen | {rank}
+
+    tuned = chances(drawdsl.loop(frozenset(), step), deck.map(lambda card: card.rank))
+    assert got == tuned
