@@ -148,6 +148,22 @@ def shared_rank_tuned(limit: int) -> Any:
 
 
 @generate
+def shared_rank_gen() -> Any:
+    seen = set()
+    drawn = 0
+    while True:
+        card = yield draw()
+        drawn += 1
+        if card.rank in seen:
+            return drawn
+        seen.add(card.rank)
+
+
+def shared_rank_gen_natural(limit: int) -> Any:
+    return chances(shared_rank_gen(), DECK, max_states=limit)
+
+
+@generate
 def flush_gen() -> Any:
     first = yield draw()
     for _ in range(4):
@@ -284,6 +300,7 @@ ROWS = [
     Row("two pair, @generate with a dict of ranks", two_pair_natural, two_pair_tuned),
     Row("the dealer busts, written on cards", dealer_natural, dealer_tuned),
     Row("draw until two cards share a rank", shared_rank_natural, shared_rank_tuned),
+    Row("the same, @generate with a set of ranks", shared_rank_gen_natural, shared_rank_tuned),
     Row("a flush, @generate", flush_natural, flush_tuned),
     Row("three cards of one suit, draw_many(3).map(...)", three_suited_natural, three_suited_tuned),
     Row("red/black Penney race RBR vs BRR on card colours", race_natural, race_tuned),

@@ -72,6 +72,7 @@ from __future__ import annotations
 
 import builtins
 import collections
+import dataclasses
 import dis
 import inspect
 import sys
@@ -1209,16 +1210,57 @@ def _safe_class(cls: type, seen: dict[int, Any], budget: list[int], depth: int) 
         for name, value in klass.__dict__.items():
             if name in ("__getattr__", "__getattribute__", "__setattr__", "__init_subclass__"):
                 return False
-            if name in _CLASS_DATA:
-                continue
             kind = type(value)
+            if kind in (types.MemberDescriptorType, types.GetSetDescriptorType):
+                if value.__objclass__ not in cls.__mro__:
+                    # Another type's descriptor (``FunctionType.__globals__``) reads that
+                    # type's objects: a review reached a module's globals through one.
+                    return False
+                continue  # a slot, ``__dict__`` or ``__weakref__``: its value is an instance's
+            if name in _CLASS_DATA:
+                # Class data can hold anything too (``__doc__ = peek``, a review): plain values,
+                # annotations naming types, a dataclass's fields with safe defaults.
+                if not _safe_class_data(name, value, seen, budget, depth):
+                    return False
+                continue
             if kind in (staticmethod, classmethod):
                 value = value.__func__
-            elif kind in (types.MemberDescriptorType, types.GetSetDescriptorType):
-                continue  # a slot: its value is an instance's
             if not _safe(value, seen, budget, depth + 1):
                 return False
     return True
+
+
+def _annotation(value: Any) -> bool:
+    """Whether an annotation is a string or a builtin type (nothing that can be called to
+    reach a frame)."""
+    return type(value) is str or (type(value) is type and value.__module__ == "builtins")
+
+
+def _safe_class_data(name: str, value: Any, seen: dict[int, Any], budget: list[int], depth: int) -> bool:
+    """Whether a class's data entry ``name`` (see :data:`_CLASS_DATA`) holds only what
+    reaches no frame."""
+    if name == "__annotations__":
+        if type(value) is not dict:
+            return False
+        return all(type(k) is str and _annotation(v) for k, v in value.items())
+    if name == "__dataclass_fields__":
+        if type(value) is not dict:
+            return False
+        for field in value.values():
+            if type(field) is not dataclasses.Field:
+                return False
+            parts = [field.default, field.default_factory, *field.metadata.values()]
+            if not all(part is dataclasses.MISSING or _safe(part, seen, budget, depth + 1) for part in parts):
+                return False
+            if not _annotation(field.type):
+                return False
+        return True
+    if name == "__dataclass_params__":
+        slots = getattr(type(value), "__slots__", None)
+        return type(value).__module__ == "dataclasses" and type(slots) is tuple and all(
+            type(getattr(value, slot, None)) is bool for slot in slots
+        )
+    return _safe(value, seen, budget, depth + 1)
 
 
 def _safe_owner(owner: Any) -> bool:

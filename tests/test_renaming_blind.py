@@ -12,6 +12,7 @@ right answer.
 from __future__ import annotations
 
 import sys
+import types
 from collections import Counter, defaultdict
 from fractions import Fraction
 from typing import Any
@@ -431,3 +432,78 @@ def test_a_set_of_ranks_merges_and_takes_the_symmetry() -> None:
 
     tuned = chances(drawdsl.loop(frozenset(), step), deck.map(lambda card: card.rank))
     assert got == tuned
+
+
+# A review: a frame reader carried in a global class's data or as another type's descriptor.
+
+
+def _set_of_caller() -> Any:
+    return tuple(sys._getframe(1).f_locals["seen"])
+
+
+def _rank_of_caller() -> Any:
+    return int(sys._getframe(1).f_locals["card"].rank)
+
+
+def _nothing() -> int:
+    return 0
+
+
+class _InDoc:
+    __doc__ = _set_of_caller  # type: ignore[assignment]
+
+
+class _InAnnotations:
+    __annotations__ = {"peek": _rank_of_caller}
+
+
+class _Descriptor:
+    read = types.FunctionType.__globals__  # type: ignore[attr-defined]
+
+
+@generate
+def set_read_through_doc() -> Any:
+    seen = set()
+    for _ in range(3):
+        card = yield draw()
+        seen.add(card)
+    return _InDoc.__doc__()  # type: ignore[misc]
+
+
+@generate
+def rank_read_through_annotations() -> Any:
+    counts: dict[int, int] = {}
+    card = yield draw()
+    counts[card.rank] = 1
+    return _InAnnotations.__annotations__["peek"]()
+
+
+@generate
+def set_read_through_descriptor() -> Any:
+    seen = set()
+    for _ in range(3):
+        card = yield draw()
+        seen.add(card)
+    return _Descriptor.read.__get__(_nothing)["_set_of_caller"]()
+
+
+@generate
+def dict_read_through_doc() -> Any:
+    seen: dict[int, int] = {}
+    for _ in range(3):
+        card = yield draw()
+        seen[card] = 1
+    return _InDoc.__doc__()  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("make, deck", [
+    (set_read_through_doc, Cards([1, 9, 17, 25])),
+    (set_read_through_descriptor, Cards([1, 9, 17, 25])),
+    (dict_read_through_doc, Cards([1, 9, 17, 25])),
+    (rank_read_through_annotations, Cards([Card(2, "S"), Card(3, "S"), Card(3, "H")])),
+])
+def test_a_frame_reader_in_a_class_is_found(make: Any, deck: Cards[Any]) -> None:
+    spec = make()
+    truth = brute_force(spec, deck)
+    assert chances(spec, deck) == truth
+    assert chances(spec, deck, symmetric=False) == truth
