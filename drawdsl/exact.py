@@ -37,6 +37,7 @@ from typing import Any, NoReturn, TypeVar
 
 from drawdsl.atoms import Tracer, Untraced
 from drawdsl.cards import Cards
+from drawdsl.combinators import _many_step, _Step
 from drawdsl.cyclic import solve_chain
 from drawdsl.distribution import Distribution
 from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, StateLimitExceeded, add_note
@@ -58,7 +59,7 @@ from drawdsl.reductions import (
     prove_lumping,
     prove_symmetry,
 )
-from drawdsl.renaming_blind import blind_generator, classes_told_apart
+from drawdsl.renaming_blind import blind_generator, blind_map, classes_told_apart
 from drawdsl.sent_views import PLAIN, view_groups
 from drawdsl.shapes import Unshaped, evaluate_shapes
 from drawdsl.sources import Weighted
@@ -67,13 +68,17 @@ from drawdsl.spec import (
     STEP_TYPES,
     Spec,
     _Any,
+    _Bind,
     _ContK,
     _Done,
     _Draw,
     _Gen,
+    _Loop,
     _LoopK,
+    _MapFn,
     _Resume,
     _spec_or_raise,
+    _WhereFn,
     reads_rest,
     whnf,
 )
@@ -804,14 +809,30 @@ def _evaluate_reduced(
         log.restarts += 1
 
 
+def _renaming_proof(spec: Spec[Any]) -> Any:
+    """The bytecode proof (:mod:`drawdsl.renaming_blind`) that ``spec`` cannot see a
+    renaming of the cards, or None: a bare ``@generate`` spec, or ``draw_many(n)``
+    mapped by a proven function; either one then mapped or filtered any number of
+    times (those functions see its plain value only)."""
+    while type(spec) is _Bind:
+        f, inner = spec.f, spec.m  # type: ignore[attr-defined]
+        if type(f) is _MapFn and type(inner) is _Loop and type(inner.step) is _Step \
+                and inner.step.fn is _many_step and type(inner.state) is tuple and not inner.state:
+            return blind_map(f.f)
+        if type(f) not in (_MapFn, _WhereFn):
+            return None
+        spec = inner
+    if type(spec) is _Gen:
+        return blind_generator(spec.func, spec.args, spec.kwargs)
+    return None
+
+
 def _blind_generator_deck(spec: Spec[Any], cards: tuple[Any, ...], named: Cards[Any] | None) -> bool:
     """Whether ``spec`` is a bare ``@generate`` spec shown blind to renamings of the deck's
     classes (:mod:`drawdsl.renaming_blind`): its code's proof holds now, and the classes
     are told apart by the values it uses (on a probed deck, the one field it reads,
     handed as names in ``named``; else the plain cards themselves)."""
-    if type(spec) is not _Gen:
-        return False
-    proof = blind_generator(spec.func, spec.args, spec.kwargs)
+    proof = _renaming_proof(spec)
     if proof is None:
         return False
     if proof.fields:

@@ -95,7 +95,8 @@ from typing import Any
 
 from drawdsl.order_blind import _MAKERS, MODELLED, _code_ok, _globals_loaded, _safe
 
-__all__ = ["Proof", "renaming_blind", "blind_generator", "unordered_sets", "classes_told_apart"]
+__all__ = ["Proof", "renaming_blind", "renaming_blind_map", "blind_generator", "blind_map", "unordered_sets",
+           "classes_told_apart"]
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,9 @@ _PLAIN, _CARD, _CLASS, _DICT, _DRAWN, _POISON = "plain", "card", "class", "dict"
 #: A blind dict's ``values()`` view (its ``mapping`` attribute is the dict: keys and all),
 #: and a blind set (made by ``set()``; class values added, removed and looked up only).
 _VALUES, _SET = "values", "set"
+#: A tuple of cards (what ``draw_many(n)`` hands a mapped function), an iterator over one,
+#: and a slice (what indexes a tuple of cards into a tuple, not a card).
+_CARDS, _CARDS_ITER, _SLICE = "cards", "cards iterator", ("slice",)
 _DICT_METHODS = frozenset({"get", "setdefault", "pop", "values"})
 _SET_METHODS = frozenset({"add", "discard", "remove"})
 #: Builtins that may take a values view (their first argument): they read its items only.
@@ -173,6 +177,45 @@ def _prove(code: types.CodeType) -> Proof | None:
         return None
 
 
+_MAP_CACHE: dict[types.CodeType, Proof | None] = {}
+
+
+def renaming_blind_map(code: types.CodeType) -> Proof | None:
+    """The proof that a function of ``code``, handed a tuple of cards (``draw_many(n)``'s
+    value) as its first argument, returns the same plain value for every renaming of
+    them: it reads them as a generator reads its cards (the module docstring), and
+    may also iterate, index, unpack and count the tuple, and gather class values in a
+    set comprehension (``len({c.suit for c in cards})``); None when not shown."""
+    if code in _MAP_CACHE:
+        return _MAP_CACHE[code]
+    found = None
+    if MODELLED and not code.co_cellvars and not code.co_freevars and _code_ok(code) \
+            and not code.co_flags & 0xA0 and code.co_argcount >= 1:  # not a generator or coroutine
+        instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+        nested = [c for c in code.co_consts if type(c) is types.CodeType]
+        if not any(ins.opname == "EXTENDED_ARG" for c in (code, *nested) for ins in dis.get_instructions(c)):
+            try:
+                found = _Interpreter(code, instructions, first=_CARDS).run()
+            except _NoProof:
+                found = None
+    _MAP_CACHE[code] = found
+    return found
+
+
+def blind_map(func: Any) -> Proof | None:
+    """The proof for the mapped function ``func`` (:func:`renaming_blind_map`) when it
+    holds now: no closure, and its globals, defaults and attributes reach no frame."""
+    if type(func) is not types.FunctionType or func.__closure__:
+        return None
+    proof = renaming_blind_map(func.__code__)
+    if proof is None:
+        return None
+    given = (*(func.__defaults__ or ()), *(func.__kwdefaults__ or {}).values(), *func.__dict__.values())
+    if not _holds_now(func.__code__, proof, func.__globals__, getattr(func, "__builtins__", None), given):
+        return None
+    return proof
+
+
 def _join(a: Kind, b: Kind) -> Kind:
     if a == b:
         return a
@@ -184,9 +227,19 @@ def _join(a: Kind, b: Kind) -> Kind:
 class _Interpreter:
     """The abstract interpretation of one code object (see the module docstring)."""
 
-    def __init__(self, code: types.CodeType, instructions: list[dis.Instruction]) -> None:
+    def __init__(
+        self, code: types.CodeType, instructions: list[dis.Instruction], first: Kind = _PLAIN,
+        returns: bool = False,
+    ) -> None:
+        """``first``: the kind of the first parameter (the rest are plain); ``returns``:
+        whether the code may return a set of class values (a comprehension), else it
+        returns plain values only."""
         self.code = code
         self.instructions = instructions
+        self.first = first
+        self.returns = returns
+        self.returned: Kind | None = None
+        self.generator = bool(code.co_flags & 0x20)
         self.at = {ins.offset: i for i, ins in enumerate(instructions)}
         self.fields: set[str] = set()
         self.direct = False
@@ -198,7 +251,9 @@ class _Interpreter:
         n_args = self.code.co_argcount + self.code.co_kwonlyargcount
         n_args += bool(self.code.co_flags & 0x04) + bool(self.code.co_flags & 0x08)
         names = self.code.co_varnames
-        start_locals = tuple(_PLAIN for _ in names)  # parameters and unbound locals: plain
+        start_locals = tuple(  # parameters and unbound locals: plain, but the first one
+            self.first if i == 0 and n_args else _PLAIN for i in range(len(names))
+        )
         states: dict[int, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {0: (start_locals, ())}
         work = [0]
         steps = 0
@@ -261,11 +316,13 @@ class _Interpreter:
         if op in _SKIP:
             return [after(nxt)]
         if op == "RETURN_GENERATOR":
+            if not self.generator:
+                raise _NoProof
             stack.append(_PLAIN)
         elif op == "POP_TOP":
             pop()
         elif op == "LOAD_CONST":
-            stack.append(_PLAIN)
+            stack.append(("code", ins.argval) if type(ins.argval) is types.CodeType else _PLAIN)
         elif op == "LOAD_FAST":
             stack.append(local_kinds[names.index(ins.argval)])
         elif op == "STORE_FAST":
@@ -335,18 +392,23 @@ class _Interpreter:
             stack.append(_PLAIN)
         elif op == "GET_ITER":
             value = pop()
-            if value is not _VALUES:  # the items of a values view are plain
-                need_plain(value)
-            stack.append(_PLAIN)
+            if value is _CARDS:
+                stack.append(_CARDS_ITER)
+            else:
+                if value is not _VALUES:  # the items of a values view are plain
+                    need_plain(value)
+                stack.append(_PLAIN)
         elif op in _UNARY:
             need_plain(pop())
             stack.append(_PLAIN)
         elif op == "FORMAT_VALUE":
             need_plain(*[pop() for _ in range(2 if ins.arg is not None and ins.arg & 4 else 1)])
             stack.append(_PLAIN)
+        elif op == "BUILD_SET" and ins.argval == 0:
+            stack.append(_SET)  # a fresh, empty set (a set comprehension's)
         elif op in _BUILDS or op == "BUILD_SLICE":
             need_plain(*[pop() for _ in range(ins.argval)])
-            stack.append(_PLAIN)
+            stack.append(_SLICE if op == "BUILD_SLICE" else _PLAIN)
         elif op == "BUILD_MAP":
             if ins.argval == 0:
                 stack.append(_DICT)  # a fresh, empty dict
@@ -356,14 +418,23 @@ class _Interpreter:
         elif op == "BUILD_CONST_KEY_MAP":
             need_plain(*[pop() for _ in range(ins.argval + 1)])
             stack.append(_PLAIN)
+        elif op == "SET_ADD" and len(stack) > ins.argval and stack[-1 - ins.argval] is _SET:
+            item = pop()
+            if item not in (_CLASS, _CARD):
+                raise _NoProof
+            self.direct |= item is _CARD
         elif op in _ADDS or op == "MAP_ADD":
             need_plain(*[pop() for _ in range(2 if op == "MAP_ADD" else 1)])
             if len(stack) < ins.argval:
                 raise _NoProof
             need_plain(stack[-ins.argval])
         elif op == "UNPACK_SEQUENCE":
-            need_plain(pop())
-            stack.extend([_PLAIN] * ins.argval)
+            value = pop()
+            if value is _CARDS:
+                stack.extend([_CARD] * ins.argval)
+            else:
+                need_plain(value)
+                stack.extend([_PLAIN] * ins.argval)
         elif op == "COPY":
             if len(stack) < ins.argval:
                 raise _NoProof
@@ -374,14 +445,28 @@ class _Interpreter:
             stack[-1], stack[-ins.argval] = stack[-ins.argval], stack[-1]
         elif op == "MAKE_FUNCTION":
             flags = ins.argval
-            need_plain(*[pop() for _ in range(1 + bin(flags & 0x0F).count("1"))])
-            stack.append(_PLAIN)
+            parts = [pop() for _ in range(1 + bin(flags & 0x0F).count("1"))]
+            need_plain(*parts)
+            code = parts[-1]
+            if flags == 0 and type(code) is tuple and code[0] == "code" and code[1].co_name == "<setcomp>":
+                stack.append(("setcomp", code[1]))  # called at once on an iterator
+            else:
+                stack.append(_PLAIN)
         elif op == "YIELD_VALUE":
-            if pop() is not _DRAWN:
-                raise _NoProof  # only draw() is yielded
+            if not self.generator or pop() is not _DRAWN:
+                raise _NoProof  # only draw() is yielded, by the generator itself
             stack.append(_CARD)
         elif op == "RETURN_VALUE":
-            need_plain(pop())
+            value = pop()
+            if self.returns and value is _SET:
+                if self.returned not in (None, _SET):
+                    raise _NoProof
+                self.returned = _SET
+            else:
+                need_plain(value)
+                if self.returned is _SET:
+                    raise _NoProof
+                self.returned = _PLAIN
             return []
         elif op == "RAISE_VARARGS":
             need_plain(*[pop() for _ in range(ins.argval)])
@@ -401,15 +486,29 @@ class _Interpreter:
         elif op == "FOR_ITER":
             if not stack:
                 raise _NoProof
-            need_plain(stack[-1])
+            cards = stack[-1] is _CARDS_ITER
+            if not cards:
+                need_plain(stack[-1])
             done = (self.target(ins.argval), (tuple(local_kinds), tuple(stack[:-1])))
-            stack.append(_PLAIN)
+            stack.append(_CARD if cards else _PLAIN)
             return [after(nxt), done]
         else:
             raise _NoProof
         if nxt >= len(self.instructions):
             raise _NoProof
         return [after(nxt)]
+
+    def comprehension(self, code: types.CodeType) -> Kind:
+        """What a set comprehension over the cards returns (its code proven here too)."""
+        if code.co_cellvars or code.co_freevars:
+            raise _NoProof
+        instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+        inner = _Interpreter(code, instructions, first=_CARDS_ITER, returns=True)
+        inner.run()
+        self.fields |= inner.fields
+        self.direct |= inner.direct
+        self.called |= inner.called
+        return inner.returned if inner.returned is not None else _PLAIN
 
     def keywords(self, i: int) -> int:
         """How many of the ``CALL`` at ``i``'s arguments are passed by keyword (3.11: a
@@ -425,6 +524,8 @@ class _Interpreter:
     def call(self, first: Kind, second: Kind, args: list[Kind], keywords: int) -> Kind:
         """The kind a call returns (3.11: ``[NULL, callable, *args]`` or ``[method, self,
         *args]``, the last ``keywords`` of ``args`` passed by keyword)."""
+        if type(first) is tuple and first[0] == "setcomp" and second is _CARDS_ITER and not args:
+            return self.comprehension(first[1])
         if type(first) is tuple and first[0] == "method" and (second is _DICT or second is _SET):
             name = first[1]
             if keywords:
@@ -448,7 +549,7 @@ class _Interpreter:
                 if name == "draw" and not args:
                     self.called.add(name)
                     return _DRAWN
-                if name == "len" and len(args) == 1 and args[0] in (_DICT, _SET):
+                if name == "len" and len(args) == 1 and args[0] in (_DICT, _SET, _CARDS):
                     self.called.add(name)
                     return _PLAIN
                 if name in ("dict", "Counter", "set") and not args:
@@ -468,6 +569,8 @@ class _Interpreter:
     def keyed(self, container: Kind, key: Kind, contains: bool = False) -> Kind:
         """A lookup of ``key`` in ``container`` (subscript, store, delete; ``in`` when
         ``contains``)."""
+        if container is _CARDS and not contains and _plain(key):
+            return _CARDS if key == _SLICE else _CARD  # cards[i], cards[1:] (a read only)
         if container is _VALUES and contains and _plain(key):
             return _PLAIN  # ``v in d.values()``: a plain value among plain values
         if container is _SET and not contains:

@@ -507,3 +507,100 @@ def test_a_frame_reader_in_a_class_is_found(make: Any, deck: Cards[Any]) -> None
     truth = brute_force(spec, deck)
     assert chances(spec, deck) == truth
     assert chances(spec, deck, symmetric=False) == truth
+
+
+# draw_many(n) mapped by a function that cannot see a renaming of the cards it is handed.
+
+
+def _distinct_ranks(cards: Any) -> int:
+    return len({card.rank for card in cards})
+
+
+def _first_two_pair(cards: Any) -> bool:
+    first, second, *rest = cards
+    return first.rank == second.rank and len(rest) == len(cards) - 2
+
+
+def _ends_match(cards: Any) -> bool:
+    return cards[0].rank == cards[-1].rank and len(cards[1:]) == 2
+
+
+def _sorted_ranks(cards: Any) -> tuple[int, ...]:
+    return tuple(sorted(card.rank for card in cards))
+
+
+def _has_a_two(cards: Any) -> bool:
+    return any(card.rank == 2 for card in cards)
+
+
+def _set_compared(cards: Any) -> bool:
+    return {card.rank for card in cards} == {2, 3}
+
+
+def _smallest(cards: Any) -> int:
+    return int(min({card.rank for card in cards}))
+
+
+def _ranks_by_default(cards: Any, peek: Any = _rank_of_caller) -> int:
+    return len({card.rank for card in cards}) + peek()
+
+
+MAPPED_BLIND = {"distinct": _distinct_ranks, "pair": _first_two_pair, "ends": _ends_match}
+MAPPED_NOT = {"sorted": _sorted_ranks, "a two": _has_a_two, "set ==": _set_compared, "min": _smallest}
+
+
+@pytest.mark.parametrize("name", [*MAPPED_BLIND, *MAPPED_NOT])
+def test_mapped_draw_many_equals_brute_force(name: str) -> None:
+    func = {**MAPPED_BLIND, **MAPPED_NOT}[name]
+    spec = drawdsl.draw_many(3).map(func)
+    _evaluations(spec, SMALL)
+    _evaluations(spec.map(str).where(lambda text: text != "0"), SMALL)
+    if MODELLED:
+        assert explain(spec, SMALL).symmetric is (name in MAPPED_BLIND)
+
+
+def test_a_filter_on_the_cards_is_not_trusted() -> None:
+    spec = drawdsl.draw_many(3).where(lambda cards: cards[0].rank == 2).map(_distinct_ranks)
+    _evaluations(spec, SMALL)
+
+
+def test_a_mapped_function_reaching_a_frame_is_refused() -> None:
+    from drawdsl.renaming_blind import blind_map
+
+    assert blind_map(_distinct_ranks) is not None
+    assert blind_map(_ranks_by_default) is None
+
+
+def test_distinct_ranks_of_a_five_card_hand() -> None:
+    got = chances(drawdsl.draw_many(5).map(_distinct_ranks), standard_deck())
+    from math import comb
+
+    # Five distinct ranks: C(13, 5) rank sets times 4^5 suits, over C(52, 5) hands.
+    assert got[5] == Fraction(comb(13, 5) * 4**5, comb(52, 5))
+    assert sum(got.values()) == 1
+
+
+_MAP_BODIES = [
+    "len({c.rank for c in cards})",
+    "len({c.suit for c in cards}) == 1",
+    "cards[0].rank == cards[1].rank",
+    "cards[0].rank != cards[-1].rank",
+    "len(cards)",
+    # Not blind: evaluated right all the same.
+    "cards[0].rank == 3",
+    "max(c.rank for c in cards)",
+    "len({c.rank for c in cards if c.rank > 2})",
+    "sorted({c.rank for c in cards})[0]",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(body=st.sampled_from(_MAP_BODIES), n=st.integers(2, 3), deck_size=st.integers(3, 6), plain=st.booleans())
+def test_generated_maps_equal_brute_force(body: str, n: int, deck_size: int, plain: bool) -> None:
+    if plain:  # the cards themselves are the class values (a deck of ints)
+        body = body.replace(".rank", "").replace(".suit", "")
+    namespace: dict[str, Any] = {}
+    exec(f"def view(cards):\n    return {body}\n", namespace)
+    spec = drawdsl.draw_many(n).map(namespace["view"])
+    deck = Cards(list(PLAIN if plain else SMALL)[:deck_size])
+    assert chances(spec, deck) == brute_force(spec, deck)
