@@ -595,7 +595,9 @@ _MAP_BODIES = [
 
 
 @settings(max_examples=60, deadline=None)
-@given(body=st.sampled_from(_MAP_BODIES), n=st.integers(2, 3), deck_size=st.integers(3, 6), plain=st.booleans())
+@given(
+    body=st.sampled_from(_MAP_BODIES), n=st.integers(2, 3), deck_size=st.integers(3, 6), plain=st.booleans(),
+)
 def test_generated_maps_equal_brute_force(body: str, n: int, deck_size: int, plain: bool) -> None:
     if plain:  # the cards themselves are the class values (a deck of ints)
         body = body.replace(".rank", "").replace(".suit", "")
