@@ -593,6 +593,18 @@ def _unchanged(frame: types.FrameType, blind: Blind) -> bool:
     return all(_safe(module.get(name, builtin.get(name)), seen, budget) for name in blind.loaded)
 
 
+def reaches_no_frame(code: types.CodeType, module: Any, builtin: Any, given: tuple[Any, ...]) -> bool:
+    """Whether every global name ``code`` loads (from ``module``, else ``builtin``) and
+    every value it was ``given`` (arguments, defaults) holds only what reaches no frame
+    (:func:`_safe`), the namespaces being plain dicts."""
+    if type(module) is not dict or type(builtin) is not dict:
+        return False
+    seen: dict[int, Any] = {}
+    budget = [_BUDGET]
+    parts = [module.get(name, builtin.get(name)) for name in _globals_loaded(code)]
+    return all(_safe(part, seen, budget) for part in (*parts, *given))
+
+
 def given_safe(values: tuple[Any, ...]) -> bool:
     """Whether the values a generator was handed (its arguments, its function's defaults)
     reach no frame (:func:`_safe`): a frame reader passed as an argument could read what

@@ -93,7 +93,7 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from drawdsl.order_blind import _MAKERS, MODELLED, _code_ok, _globals_loaded, _safe
+from drawdsl.order_blind import _MAKERS, MODELLED, _code_ok, reaches_no_frame
 
 __all__ = ["Proof", "renaming_blind", "renaming_blind_map", "blind_generator", "blind_map", "unordered_sets",
            "classes_told_apart"]
@@ -605,10 +605,7 @@ def _holds_now(
     for name in proof.called:
         if module.get(name, builtin.get(name)) is not meanings[name]:
             return False
-    seen: dict[int, Any] = {}
-    budget = [2_000]
-    parts = [module.get(name, builtin.get(name)) for name in _globals_loaded(code)]
-    return all(_safe(part, seen, budget) for part in (*parts, *given))
+    return reaches_no_frame(code, module, builtin, given)
 
 
 def blind_generator(func: Any, args: tuple[Any, ...], kwargs: tuple[tuple[str, Any], ...]) -> Proof | None:

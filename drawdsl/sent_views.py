@@ -80,7 +80,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from drawdsl.order_blind import MODELLED, _code_ok, _globals_loaded, _safe
+from drawdsl.order_blind import MODELLED, _code_ok, reaches_no_frame
 from drawdsl.probes import field_value
 
 #: The plain types whose comparisons run no code of the spec's.
@@ -100,13 +100,11 @@ class Views:
 
     ``name``: the local the value is stored in (None: it is dropped); ``views``: each
     ``(field, op, constant, constant_first)``, field None for the value itself, op a
-    comparison (``"=="``...) or ``"in"``/``"not in"``; ``loaded``: the global names the
-    code loads (checked safe when the proof is used).
+    comparison (``"=="``...) or ``"in"``/``"not in"``.
     """
 
     name: str | None
     views: tuple[tuple[str | None, str, Any, bool], ...]
-    loaded: frozenset[str]
 
 
 _CACHE: dict[tuple[types.CodeType, int], Views | None] = {}
@@ -143,9 +141,8 @@ def _prove(code: types.CodeType, lasti: int) -> Views | None:
     if i == len(instructions):
         return None
     sent = instructions[i]
-    loaded = _globals_loaded(code)
     if sent.opname == "POP_TOP":
-        return Views(None, (), loaded)
+        return Views(None, ())
     if sent.opname != "STORE_FAST" or not isinstance(sent.argval, str):
         return None
     name = sent.argval
@@ -162,7 +159,7 @@ def _prove(code: types.CodeType, lasti: int) -> Views | None:
             return None
         if view not in views:
             views.append(view)
-    return Views(name, tuple(views), loaded)
+    return Views(name, tuple(views))
 
 
 _LOCAL = frozenset(dis.haslocal) | frozenset(dis.hasfree)
@@ -232,16 +229,10 @@ def view_groups(
     found = sent_views(code, lasti)
     if found is None:
         return None
-    module, builtin = func.__globals__, getattr(func, "__builtins__", None)
-    if type(module) is not dict or type(builtin) is not dict:
-        return None
-    seen: dict[int, Any] = {}
-    budget = [2_000]
-    parts = [module.get(name, builtin.get(name)) for name in found.loaded]
-    parts += list(args) + [value for _, value in kwargs]
     # Defaults fill the parameters not passed; the function's attributes are its own.
-    parts += [*(func.__defaults__ or ()), *(func.__kwdefaults__ or {}).values(), *func.__dict__.values()]
-    if not all(_safe(part, seen, budget) for part in parts):
+    given = (*args, *(value for _, value in kwargs), *(func.__defaults__ or ()),
+             *(func.__kwdefaults__ or {}).values(), *func.__dict__.values())
+    if not reaches_no_frame(code, func.__globals__, getattr(func, "__builtins__", None), given):
         return None
     groups: dict[tuple[bool, ...], list[Any]] = {}
     for card in members:
