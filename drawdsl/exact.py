@@ -44,7 +44,7 @@ from drawdsl.errors import DrawdslError, EndlessProcess, InvalidArgument, StateL
 from drawdsl.frames import FRAME_KEYS
 from drawdsl.keys import strict_key
 from drawdsl.order_blind import forget as forget_steps
-from drawdsl.order_blind import why_ordered
+from drawdsl.order_blind import given_safe, why_ordered
 from drawdsl.outcomes import Outcomes as _Outcomes
 from drawdsl.outcomes import record as _record
 from drawdsl.outcomes import still_drawing
@@ -813,13 +813,16 @@ def _renaming_proof(spec: Spec[Any]) -> Any:
     """The bytecode proof (:mod:`drawdsl.renaming_blind`) that ``spec`` cannot see a
     renaming of the cards, or None: a bare ``@generate`` spec, or ``draw_many(n)``
     mapped by a proven function; either one then mapped or filtered any number of
-    times (those functions see its plain value only)."""
+    times by functions that see its plain value only, and reach no frame (a frame
+    reader there could read the evaluator's own variables: a review)."""
     while type(spec) is _Bind:
         f, inner = spec.f, spec.m  # type: ignore[attr-defined]
         if type(f) is _MapFn and type(inner) is _Loop and type(inner.step) is _Step \
                 and inner.step.fn is _many_step and type(inner.state) is tuple and not inner.state:
             return blind_map(f.f)
         if type(f) not in (_MapFn, _WhereFn):
+            return None
+        if not given_safe((f.f if type(f) is _MapFn else f.predicate,)):  # type: ignore[attr-defined]
             return None
         spec = inner
     if type(spec) is _Gen:

@@ -725,6 +725,10 @@ def _code_ok(code: types.CodeType) -> bool:
 def _one_code_ok(code: types.CodeType) -> bool:
     if _FRAME_READERS & set(code.co_names) or _FRAME_READERS & set(constant_strings(code.co_consts)):
         return False
+    if any(name.startswith("__") and name.endswith("__") for name in code.co_names):
+        # A special name reaches what no list can follow: ``len.__self__`` is the builtins
+        # module, and from it the import machinery and sys._getframe (a review).
+        return False
     return not any(ins.opname in _REFUSED_OPS for ins in dis.get_instructions(code))
 
 

@@ -124,6 +124,8 @@ _VALUES, _SET = "values", "set"
 #: A tuple of cards (what ``draw_many(n)`` hands a mapped function), an iterator over one,
 #: and a slice (what indexes a tuple of cards into a tuple, not a card).
 _CARDS, _CARDS_ITER, _SLICE = "cards", "cards iterator", ("slice",)
+#: A generator expression over the cards yielding class values (for ``Counter`` or ``set``).
+_GEN_CLASS = "generator of class values"
 _DICT_METHODS = frozenset({"get", "setdefault", "pop", "values"})
 _SET_METHODS = frozenset({"add", "discard", "remove"})
 #: Builtins that may take a values view (their first argument): they read its items only.
@@ -229,16 +231,19 @@ class _Interpreter:
 
     def __init__(
         self, code: types.CodeType, instructions: list[dis.Instruction], first: Kind = _PLAIN,
-        returns: bool = False,
+        returns: bool = False, yields: bool = False,
     ) -> None:
         """``first``: the kind of the first parameter (the rest are plain); ``returns``:
-        whether the code may return a set of class values (a comprehension), else it
-        returns plain values only."""
+        whether the code may return a set of class values (a set comprehension), else it
+        returns plain values only; ``yields``: a generator expression, which may yield
+        class values (else only ``draw()`` is yielded, by a ``@generate`` function)."""
         self.code = code
         self.instructions = instructions
         self.first = first
         self.returns = returns
+        self.yields = yields
         self.returned: Kind | None = None
+        self.yielded: Kind | None = None
         self.generator = bool(code.co_flags & 0x20)
         self.at = {ins.offset: i for i, ins in enumerate(instructions)}
         self.fields: set[str] = set()
@@ -448,10 +453,21 @@ class _Interpreter:
             parts = [pop() for _ in range(1 + bin(flags & 0x0F).count("1"))]
             need_plain(*parts)
             code = parts[-1]
-            if flags == 0 and type(code) is tuple and code[0] == "code" and code[1].co_name == "<setcomp>":
-                stack.append(("setcomp", code[1]))  # called at once on an iterator
+            if flags == 0 and type(code) is tuple and code[0] == "code" \
+                    and code[1].co_name in ("<setcomp>", "<genexpr>"):
+                stack.append(("nested", code[1]))  # called at once on an iterator
             else:
                 stack.append(_PLAIN)
+        elif op == "YIELD_VALUE" and self.yields:
+            value = pop()
+            kind = _CLASS if value in (_CLASS, _CARD) else _PLAIN
+            if kind is _PLAIN:
+                need_plain(value)
+            self.direct |= value is _CARD
+            if self.yielded not in (None, kind):
+                raise _NoProof  # class values and plain ones from one expression
+            self.yielded = kind
+            stack.append(_PLAIN)  # what is sent back: None
         elif op == "YIELD_VALUE":
             if not self.generator or pop() is not _DRAWN:
                 raise _NoProof  # only draw() is yielded, by the generator itself
@@ -499,15 +515,19 @@ class _Interpreter:
         return [after(nxt)]
 
     def comprehension(self, code: types.CodeType) -> Kind:
-        """What a set comprehension over the cards returns (its code proven here too)."""
+        """What a set comprehension or a generator expression over the cards gives (its
+        code proven here too): a set of class values, a generator of them, or plain."""
         if code.co_cellvars or code.co_freevars:
             raise _NoProof
         instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
-        inner = _Interpreter(code, instructions, first=_CARDS_ITER, returns=True)
+        expression = code.co_name == "<genexpr>"
+        inner = _Interpreter(code, instructions, first=_CARDS_ITER, returns=not expression, yields=expression)
         inner.run()
         self.fields |= inner.fields
         self.direct |= inner.direct
         self.called |= inner.called
+        if expression:
+            return _GEN_CLASS if inner.yielded is _CLASS else _PLAIN
         return inner.returned if inner.returned is not None else _PLAIN
 
     def keywords(self, i: int) -> int:
@@ -524,7 +544,7 @@ class _Interpreter:
     def call(self, first: Kind, second: Kind, args: list[Kind], keywords: int) -> Kind:
         """The kind a call returns (3.11: ``[NULL, callable, *args]`` or ``[method, self,
         *args]``, the last ``keywords`` of ``args`` passed by keyword)."""
-        if type(first) is tuple and first[0] == "setcomp" and second is _CARDS_ITER and not args:
+        if type(first) is tuple and first[0] == "nested" and second is _CARDS_ITER and not args:
             return self.comprehension(first[1])
         if type(first) is tuple and first[0] == "method" and (second is _DICT or second is _SET):
             name = first[1]
@@ -554,6 +574,9 @@ class _Interpreter:
                     return _PLAIN
                 if name in ("dict", "Counter", "set") and not args:
                     self.called.add(name)
+                    return _SET if name == "set" else _DICT
+                if name in ("Counter", "set") and args == [_GEN_CLASS]:
+                    self.called.add(name)  # the class values counted, or gathered
                     return _SET if name == "set" else _DICT
                 if name == "defaultdict" and len(args) == 1 and args[0] == ("global", "int"):
                     self.called.update(("defaultdict", "int"))

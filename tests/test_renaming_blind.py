@@ -586,7 +586,12 @@ _MAP_BODIES = [
     "cards[0].rank == cards[1].rank",
     "cards[0].rank != cards[-1].rank",
     "len(cards)",
+    "max(Counter(c.rank for c in cards).values())",
+    "len(set(c.suit for c in cards))",
+    "sum(1 for c in cards)",
     # Not blind: evaluated right all the same.
+    "any(c.rank == 3 for c in cards)",
+    "sorted(Counter(c.rank for c in cards))[0]",
     "cards[0].rank == 3",
     "max(c.rank for c in cards)",
     "len({c.rank for c in cards if c.rank > 2})",
@@ -601,8 +606,76 @@ _MAP_BODIES = [
 def test_generated_maps_equal_brute_force(body: str, n: int, deck_size: int, plain: bool) -> None:
     if plain:  # the cards themselves are the class values (a deck of ints)
         body = body.replace(".rank", "").replace(".suit", "")
-    namespace: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"Counter": Counter}
     exec(f"def view(cards):\n    return {body}\n", namespace)
     spec = drawdsl.draw_many(n).map(namespace["view"])
     deck = Cards(list(PLAIN if plain else SMALL)[:deck_size])
     assert chances(spec, deck) == brute_force(spec, deck)
+
+
+# A review: the builtins module through ``len.__self__``, and frame readers in the
+# functions mapped after a proven spec.
+
+
+def _first_through_import(cards: Any) -> Any:
+    loaded = len.__self__.__loader__.load_module("sys")  # type: ignore[attr-defined]
+    found = None
+    for finder in loaded.meta_path:
+        found = finder.find_spec("pkgutil", None)
+        if found is not None:
+            break
+    pkgutil = found.loader.load_module("pkgutil")  # type: ignore[union-attr]
+    read = pkgutil.resolve_name("builtins.getattr")
+    frame = pkgutil.resolve_name("sys._getframe")(0)
+    half = "f_loc"
+    return read(frame, half + "als")["cards"][0]
+
+
+def _card_of_the_evaluator(value: Any) -> Any:
+    frame = sys._getframe(1)
+    while frame is not None:
+        card = frame.f_locals.get("card")
+        if type(card) is int:
+            return card
+        frame = frame.f_back  # type: ignore[assignment]
+    return None
+
+
+@generate
+def two_equal() -> Any:
+    first = yield draw()
+    second = yield draw()
+    return first == second
+
+
+def test_special_names_and_later_frame_readers_are_refused() -> None:
+    import warnings
+
+    deck = Cards([1, 2, 3])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # load_module is deprecated
+        spec = drawdsl.draw_many(2).map(_first_through_import)
+        assert chances(spec, deck) == brute_force(spec, deck)
+    counted = drawdsl.draw_many(2).map(_count_cards)
+    assert explain(counted, deck).symmetric is MODELLED
+    for spec in (counted.map(_card_of_the_evaluator), two_equal().map(_card_of_the_evaluator)):
+        # What the reader finds is the evaluator's business; the symmetry must not be taken.
+        assert not explain(spec, deck).symmetric
+
+
+def _count_cards(cards: Any) -> int:
+    return len(cards)
+
+
+def test_the_largest_rank_count_of_five_cards_by_counter() -> None:
+    spec = drawdsl.draw_many(5).map(lambda cards: max(Counter(card.rank for card in cards).values()))
+    got = chances(spec, standard_deck())
+    # Four of a kind: 13 ranks times 48 fifth cards, over C(52, 5) hands; three of a kind
+    # or a full house: 13 * C(4, 3) * (C(12, 2) * 16 + 12 * C(4, 2)) hands.
+    from math import comb
+
+    assert got[4] == Fraction(13 * 48, comb(52, 5))
+    assert got[3] == Fraction(13 * comb(4, 3) * (comb(12, 2) * 16 + 12 * comb(4, 2)), comb(52, 5))
+    assert sum(got.values()) == 1
+    if MODELLED:
+        assert explain(spec, standard_deck()).symmetric
