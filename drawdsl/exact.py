@@ -815,19 +815,31 @@ def _renaming_proof(spec: Spec[Any]) -> Any:
     mapped by a proven function; either one then mapped or filtered any number of
     times by functions that see its plain value only, and reach no frame (a frame
     reader there could read the evaluator's own variables: a review)."""
+    after: list[Any] = []  # the functions mapped or filtered after the core
+    core: Any = None
     while type(spec) is _Bind:
         f, inner = spec.f, spec.m  # type: ignore[attr-defined]
         if type(f) is _MapFn and type(inner) is _Loop and type(inner.step) is _Step \
                 and inner.step.fn is _many_step and type(inner.state) is tuple and not inner.state:
-            return blind_map(f.f)
+            core = f.f
+            proof = blind_map(core)
+            break
         if type(f) not in (_MapFn, _WhereFn):
             return None
-        if not given_safe((f.f if type(f) is _MapFn else f.predicate,)):  # type: ignore[attr-defined]
-            return None
+        after.append(f.f if type(f) is _MapFn else f.predicate)  # type: ignore[attr-defined]
         spec = inner
-    if type(spec) is _Gen:
-        return blind_generator(spec.func, spec.args, spec.kwargs)
-    return None
+    else:
+        if type(spec) is not _Gen:
+            return None
+        core = spec.func
+        proof = blind_generator(spec.func, spec.args, spec.kwargs)
+    if proof is None:
+        return None
+    # What runs after may not reach a frame, nor the core's namespaces (to rebind a name).
+    namespaces = (getattr(core, "__globals__", None), getattr(core, "__builtins__", None))
+    if after and not given_safe(tuple(after), tuple(ns for ns in namespaces if ns is not None)):
+        return None
+    return proof
 
 
 def _blind_generator_deck(spec: Spec[Any], cards: tuple[Any, ...], named: Cards[Any] | None) -> bool:

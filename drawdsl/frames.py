@@ -237,7 +237,8 @@ def frame_key(gen: Any, given: tuple[Any, ...] = ()) -> Any:
             memo[id(value)] = len(memo)
             keep.append(value)
             frozen.append(("unordered set", frozenset([(type(k), k) for k in value])))
-        elif name in blind and unordered(frame, proof, value) and given_safe(given):  # type: ignore[arg-type]
+        elif name in blind and proof is not None and unordered(frame, proof, value) \
+                and given_safe(given, (frame.f_globals, frame.f_builtins)):
             # A dict whose order the code never reads (drawdsl.order_blind): its items.
             frozen.append(("unordered", type(value), frozenset([
                 ((type(k), k), (type(v), v)) for k, v in value.items()])))

@@ -588,9 +588,25 @@ def _unchanged(frame: types.FrameType, blind: Blind) -> bool:
         expected = _MAKERS.get(name, _BUILTINS.get(name))
         if module.get(name, builtin.get(name)) is not expected:
             return False
+    return _all_safe([module.get(name, builtin.get(name)) for name in blind.loaded], (module, builtin))
+
+
+def _all_safe(values: Any, namespaces: tuple[Any, ...] = ()) -> bool:
+    """Whether every one of ``values`` is :func:`_safe`, and no namespace (``namespaces``,
+    and the globals and builtins of every function met on the way) is among what they
+    reach: a module's dict reached as a value lets the code rebind the names its proof
+    relies on while it runs (``G["len"] = min``, a review)."""
     seen: dict[int, Any] = {}
     budget = [_BUDGET]
-    return all(_safe(module.get(name, builtin.get(name)), seen, budget) for name in blind.loaded)
+    if not all(_safe(value, seen, budget) for value in values):
+        return False
+    reached: set[int] = seen.get(_NAMESPACES, set())
+    return not any(i in seen for i in (*reached, *map(id, namespaces)))
+
+
+#: The key under which :func:`_safe` notes the namespaces of the functions it meets
+#: (never an object's id).
+_NAMESPACES = -1
 
 
 def reaches_no_frame(code: types.CodeType, module: Any, builtin: Any, given: tuple[Any, ...]) -> bool:
@@ -599,15 +615,14 @@ def reaches_no_frame(code: types.CodeType, module: Any, builtin: Any, given: tup
     (:func:`_safe`), the namespaces being plain dicts."""
     if type(module) is not dict or type(builtin) is not dict:
         return False
-    seen: dict[int, Any] = {}
-    budget = [_BUDGET]
     parts = [module.get(name, builtin.get(name)) for name in _globals_loaded(code)]
-    return all(_safe(part, seen, budget) for part in (*parts, *given))
+    return _all_safe((*parts, *given), (module, builtin))
 
 
-def given_safe(values: tuple[Any, ...]) -> bool:
+def given_safe(values: tuple[Any, ...], namespaces: tuple[Any, ...] = ()) -> bool:
     """Whether the values a generator was handed (its arguments, its function's defaults)
-    reach no frame (:func:`_safe`): a frame reader passed as an argument could read what
+    reach no frame (:func:`_safe`), nor any of ``namespaces`` (the module and builtins
+    its code looks names up in): a frame reader passed as an argument could read what
     the proofs here show unread.
 
     >>> given_safe((1, "a", (2, 3))), given_safe((locals,))
@@ -615,9 +630,7 @@ def given_safe(values: tuple[Any, ...]) -> bool:
     """
     if all(type(value) in _SCALARS for value in values):
         return True
-    seen: dict[int, Any] = {}
-    budget = [_BUDGET]
-    return all(_safe(value, seen, budget) for value in values)
+    return _all_safe(values, namespaces)
 
 
 #: Builtins a generator, or a function it calls, may load: none hands over a frame.
@@ -676,6 +689,7 @@ def _safe(value: Any, seen: dict[int, Any], budget: list[int], depth: int = 0) -
     module, builtin = value.__globals__, value.__builtins__
     if type(module) is not dict or type(builtin) is not dict:
         return False
+    seen.setdefault(_NAMESPACES, set()).update((id(module), id(builtin)))
     parts = [module.get(name, builtin.get(name)) for name in _globals_loaded(code)]
     parts += [cell.cell_contents for cell in value.__closure__ or () if _filled(cell)]
     parts += [*(value.__defaults__ or ()), *(value.__kwdefaults__ or {}).values(), *value.__dict__.values()]
@@ -1284,10 +1298,6 @@ def _safe_owner(owner: Any) -> bool:
     harmless: its class's attributes (every class of its MRO but object; no metaclass,
     no ``__getattr__`` of its own) and its own attributes (``self.limit``)."""
     t = type(owner)
-    seen: dict[int, Any] = {}
-    budget = [_BUDGET]
-    if not _safe_class(t, seen, budget, 0):
-        return False
     own = list(vars(owner).values()) if hasattr(owner, "__dict__") else []
     for klass in t.__mro__:
         # Every slot the class has (its descriptors), whatever `__slots__` says now.
@@ -1297,7 +1307,7 @@ def _safe_owner(owner: Any) -> bool:
                     own.append(descriptor.__get__(owner, t))
                 except AttributeError:
                     continue
-    return all(_safe(value, seen, budget) for value in own)
+    return _all_safe([t, *own])
 
 
 def blind_step(step: Any, state: Any) -> bool:
@@ -1449,7 +1459,7 @@ def _blind_now(step: Any, proof: _StepProof | None) -> bool:
     for name in proof.called:
         if module.get(name, builtin.get(name)) is not expected[name]:
             return False
-    return _safe(step, {}, [_BUDGET])
+    return _all_safe([step], (module, builtin))
 
 
 def _state_readers() -> dict[str, Any]:

@@ -679,3 +679,60 @@ def test_the_largest_rank_count_of_five_cards_by_counter() -> None:
     assert sum(got.values()) == 1
     if MODELLED:
         assert explain(spec, standard_deck()).symmetric
+
+
+# A review: the code reaches its own module's dict as a value, and rebinds ``len`` while
+# it runs (to ``tuple``: the order of a dict or a set; to ``min``: which card).
+
+_REBINDS = {
+    "dict": ("""
+def hand():
+    d = {}
+    for _ in range(3):
+        card = yield draw()
+        d[card % 2] = d.get(card % 2, 0) + 1
+    G["len"] = tuple
+    n = len(d)
+    del G["len"]
+    return n
+""", Cards([1, 2, 3, 4])),
+    "set": ("""
+def hand():
+    s = set()
+    for _ in range(3):
+        card = yield draw()
+        s.add(card)
+        if _ == 1:
+            yield draw()
+    G["len"] = tuple
+    n = len(s)
+    del G["len"]
+    return n
+""", Cards([1, 9, 17, 25])),
+    "symmetry": ("""
+def hand():
+    s = set()
+    for _ in range(2):
+        card = yield draw()
+        s.add(card)
+    G["len"] = min
+    n = len(s)
+    del G["len"]
+    return n
+""", Cards([1, 2, 3, 3, 4])),
+}
+
+
+@pytest.mark.parametrize("name", list(_REBINDS))
+def test_a_module_rebinding_its_own_names_is_refused(name: str) -> None:
+    source, deck = _REBINDS[name]
+    module = types.ModuleType("rebinding")
+    exec(source, module.__dict__)
+    namespace = module.__dict__
+    del namespace["__builtins__"]  # the function keeps the builtins it was made with
+    namespace["G"] = namespace
+    namespace["draw"] = draw
+    spec = generate(namespace["hand"])()
+    truth = brute_force(spec, deck)
+    assert chances(spec, deck) == truth
+    assert chances(spec, deck, symmetric=False) == truth
