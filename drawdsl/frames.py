@@ -57,6 +57,11 @@ _EXAMPLES: tuple[Any, ...] = (
 )
 #: Iterator types keyed by their position (``__reduce__``): a ``for`` loop's state.
 _ITERATORS: tuple[type, ...] = tuple(type(example) for example in _EXAMPLES)
+#: Iterators over a dict or a set: their reduction forgets what they walk.
+_EMPTY: dict[Any, Any] = {}
+_UNKEYED_ITERATORS = frozenset({
+    type(iter(_EMPTY)), type(iter(_EMPTY.values())), type(iter(_EMPTY.items())), type(iter(set())),
+})
 #: Iterators whose position holds only plain values (a ``range``): keyed without
 #: walking (``for _ in range(5)`` is in most generator specs).
 _PLAIN_ITERATORS = frozenset({type(iter(range(1))), type(iter(range(2**64, 2**64 + 1)))})
@@ -115,6 +120,9 @@ def _freeze(obj: Any, memo: dict[int, int], keep: list[Any]) -> Any:
     if t is list or t is bytearray:
         return (t, tuple([_freeze(x, memo, keep) for x in obj]))
     if isinstance(obj, dict):
+        if t is not dict and any(klass.__dict__.get("__slots__") not in (None, ())
+                                 for klass in t.__mro__[:-1] if klass is not dict):
+            return _Same(obj)  # a dict subclass with slots: what they hold is not keyed
         extra = _freeze(getattr(obj, "default_factory", None), memo, keep)
         attrs = _freeze(getattr(obj, "__dict__", {}), memo, keep) if t is not dict else None
         plain = _PLAIN
@@ -134,10 +142,19 @@ def _freeze(obj: Any, memo: dict[int, int], keep: list[Any]) -> Any:
             "function", _Same(obj.__code__), _Same(obj.__globals__),
             _freeze(obj.__defaults__, memo, keep), _freeze(obj.__kwdefaults__, memo, keep),
             _freeze(obj.__closure__, memo, keep), _freeze(obj.__dict__, memo, keep),
+            # Its other attributes, which code can set and read (a review).
+            _freeze((obj.__name__, obj.__qualname__, obj.__doc__, obj.__module__), memo, keep),
+            _freeze(obj.__annotations__, memo, keep),
         )
     if isinstance(obj, tuple) and hasattr(t, "_fields"):
-        # A named tuple (a card): its fields, read past a probe card's watch.
-        return (t, tuple([_freeze(x, memo, keep) for x in tuple.__iter__(obj)]))
+        # A named tuple (a card): its fields, read past a probe card's watch, and the
+        # attributes of a subclass without slots.
+        own = _freeze(vars(obj), memo, keep) if hasattr(obj, "__dict__") else None
+        return (t, tuple([_freeze(x, memo, keep) for x in tuple.__iter__(obj)]), own)
+    if t in _UNKEYED_ITERATORS:
+        # A dict's or set's iterator reduces to what it has left, not to the dict it walks
+        # (whose values can change under it): kept apart (a review).
+        return _Same(obj)
     if t in _ITERATORS:
         return ("iter", t, _freeze(obj.__reduce__(), memo, keep))
     try:
@@ -210,8 +227,13 @@ def frame_key(gen: Any, given: tuple[Any, ...] = ()) -> Any:
             # generator named g): its slot could not be told from the header's, and
             # skipping it would shift the others.  Unknown: histories are compared.
             return None
+    referents = gc.get_referents(gen)
+    if sum(1 for ref in referents if ref is name_ or ref is qualname) > 2:
+        # The generator's name or qualname elsewhere than its header (on the stack: a
+        # string constant is the same object): which slot is which is not known (a review).
+        return None
     slots = [
-        ref for ref in gc.get_referents(gen)
+        ref for ref in referents
         if id(ref) not in exclude
         and not (type(ref) is function and ref.__code__ is code)
         and not (type(ref) is str and (ref is name_ or ref is qualname))

@@ -52,6 +52,18 @@ class _Itself:
         return id(self.value)
 
 
+def _own_attributes(value: Any) -> bool:
+    """Whether an instance of a tuple or frozenset subclass holds attributes of its own:
+    an instance ``__dict__`` with anything in it, or slots of a subclass."""
+    try:
+        if object.__getattribute__(value, "__dict__"):
+            return True
+    except AttributeError:
+        pass
+    return any(klass.__dict__.get("__slots__") not in (None, ()) for klass in type(value).__mro__[:-1]
+               if klass not in (tuple, frozenset))
+
+
 def strict_key(value: Any) -> Any:
     """A hashable key equal for two values only when they have the same types throughout
     and are equal (floats bit for bit; a NaN only to itself; frozensets by their items
@@ -89,6 +101,8 @@ def _key(value: Any, ordered: bool) -> Any:
     if t is frozenset or (issubclass(t, frozenset) and type(t) is type):
         # (A subclass too: its own == ignores the order as frozenset's does.)
         items = [_key(item, ordered) for item in frozenset.__iter__(value)]
+        if t is not frozenset and _own_attributes(value):
+            return (t, _Itself(value))  # attributes of its own (s.first = card): kept apart
         if not ordered:
             return (t, frozenset(items))
         layout = set_layout(value)
@@ -106,7 +120,10 @@ def _key(value: Any, ordered: bool) -> Any:
     if issubclass(t, tuple) and type(t) is type:
         # A named tuple or another tuple subclass: its items, strictly (``Point(1, 2) ==
         # Point(True, 2)`` in Python, and tuple's == ignores a frozenset's order), read past
-        # a probe card's watch (a key is not a use).
+        # a probe card's watch (a key is not a use).  One with attributes of its own
+        # (``s.first = card`` on a subclass without slots, which == ignores) is kept apart.
+        if _own_attributes(value):
+            return (t, _Itself(value))
         return (t, tuple([
             (type(item), item) if type(item) in _PLAIN else _key(item, ordered)
             for item in tuple.__iter__(value)
