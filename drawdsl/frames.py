@@ -9,7 +9,15 @@ values on the evaluation stack, such as a ``for`` loop's iterator), frozen deep
 (lists, dicts in their order, sets in their iteration order, iterators by their
 position, cells and functions by their contents), with shared objects kept shared.
 A local that the code overwrites right after the ``yield`` before reading it (the
-``card`` of ``card = yield draw()``) is dead, and left out.
+``card`` of ``card = yield draw()``) is dead, and left out.  What cannot be keyed is
+kept apart (compared by identity, never merged): a dict's or a set's iterator (its
+reduction lists what is left, not the dict it walks), a mutable set, a dict subclass
+with slots; a generator whose name is on its own stack gets no key at all.
+
+Outside what a key says: the internal table of a dict (two dicts with equal items in
+equal order merge even when one had a key deleted, and code that adds and deletes keys
+while iterating one can then see the difference; Python leaves what such an iteration
+visits undefined).
 
 The slots are read through :func:`gc.get_referents`, which CPython's generators
 answer with their frame's slots; :data:`FRAME_KEYS` is True only when a self-check
