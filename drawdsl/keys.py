@@ -24,6 +24,7 @@ False
 
 from __future__ import annotations
 
+import contextlib
 import struct
 import sys
 from decimal import Decimal
@@ -52,6 +53,23 @@ class _Itself:
         return id(self.value)
 
 
+def _attributes(value: Any) -> list[tuple[str, Any]]:
+    """Every attribute an instance holds (its ``__dict__`` and its slots), by name."""
+    found: dict[str, Any] = {}
+    with contextlib.suppress(AttributeError):
+        found.update(object.__getattribute__(value, "__dict__"))
+    for klass in type(value).__mro__[:-1]:
+        slots = klass.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            descriptor = klass.__dict__.get(name)
+            if descriptor is not None and hasattr(descriptor, "__get__"):
+                try:
+                    found.setdefault(name, descriptor.__get__(value, type(value)))
+                except AttributeError:
+                    continue
+    return sorted(found.items())
+
+
 def _own_attributes(value: Any) -> bool:
     """Whether an instance of a tuple or frozenset subclass holds attributes of its own:
     an instance ``__dict__`` with anything in it, or slots of a subclass."""
@@ -70,8 +88,11 @@ def strict_key(value: Any) -> Any:
     where every item sits in its own slot, else only to themselves).  Unhashable values
     raise TypeError.
 
-    Values of other types are keyed by their type and themselves: a type's own ``==``
-    is trusted among values of that type.  The placeholder of a hidden card field
+    A dataclass comparing its fields (``eq=True``) is keyed by its fields, strictly, and
+    whatever else it holds; a ``range`` by its start, stop and step; a subclass of a
+    built-in type holding attributes of its own, by identity.  Values of other types are
+    keyed by their type and themselves: a type's own ``==`` is trusted among values of
+    that type.  The placeholder of a hidden card field
     (:class:`~drawdsl.probes.Hidden`) is keyed by which placeholder it is, never used.
 
     >>> strict_key((1, frozenset({2})))
@@ -128,6 +149,17 @@ def _key(value: Any, ordered: bool) -> Any:
             (type(item), item) if type(item) in _PLAIN else _key(item, ordered)
             for item in tuple.__iter__(value)
         ]))
+    if t is range:
+        return (range, (value.start, value.stop, value.step))  # == compares the sequences
+    if type(t) is type and issubclass(t, (str, int, float, bytes, complex)) and _own_attributes(value):
+        return (t, _Itself(value))  # a subclass holding attributes of its own: kept apart
+    params = getattr(t, "__dataclass_params__", None)
+    if params is not None and getattr(params, "eq", False) and type(t) is type:
+        # A dataclass's == compares its fields with ==: 1 and True, 0.0 and -0.0, two
+        # orders of a frozenset are one to it.  Its fields, strictly, and anything else it
+        # holds (a review: a frozen dataclass is a natural loop state).
+        hash(value)
+        return (t, "fields", tuple([(name, _key(item, ordered)) for name, item in _attributes(value)]))
     hash(value)  # unhashable values raise here, as they would as plain keys (and an atom
     return (t, value)  # of a traced run checks who keys it: drawdsl.atoms)
 

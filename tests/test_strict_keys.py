@@ -9,6 +9,7 @@ twin only; the truth (merge=False, and the brute-force oracle) has both.
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from typing import Any
 
@@ -261,3 +262,57 @@ def test_frozensets_in_one_order_or_another_never_merge(cards: list[int]) -> Non
     # As outcomes, equal frozensets are one value whatever their order.
     both = chances(loop(frozenset(), lambda s, c: done(s) if len(s) == 2 else s | {c}), deck)
     assert sum(both.values()) == 1 and len(both) == len(cards) * (len(cards) - 1) // 2
+
+
+# A review (older than the checks): hashable states merged by their own ==.
+
+
+@dataclasses.dataclass(frozen=True)
+class _Seen:
+    ranks: frozenset = frozenset()  # type: ignore[type-arg]
+
+
+def _two_seen_then(state: _Seen, card: int) -> Any:
+    if len(state.ranks) == 2:
+        return done(" then ".join(map(str, state.ranks)) + f", then {card}")
+    return _Seen(state.ranks | {card})
+
+
+@dataclasses.dataclass(frozen=True)
+class _Held:
+    x: Any
+
+
+def _hold_then_show(state: Any, card: Any) -> Any:
+    if state is None:
+        return _Held(True if card == "a" else 1)
+    return done(repr(state.x))
+
+
+def _range_then_start(state: Any, card: Any) -> Any:
+    if state is None:
+        return range(2, 1) if card == "a" else range(3, 1)  # both empty: equal as sequences
+    return done(state.start)
+
+
+class _Tag(str):
+    pass
+
+
+def _tag_then_first(state: Any, card: Any) -> Any:
+    if state is None:
+        tag = _Tag("x")
+        tag.first = card  # type: ignore[attr-defined]
+        return tag
+    return done(state.first)
+
+
+@pytest.mark.parametrize("step, start, deck", [
+    (_two_seen_then, _Seen(), Cards([0, 8, 1])),  # a frozenset's order, inside a dataclass
+    (_hold_then_show, None, Cards("abc")),  # True and 1 inside a dataclass
+    (_range_then_start, None, Cards("abc")),
+    (_tag_then_first, None, Cards("abc")),
+])
+def test_a_state_equal_by_its_own_eq_is_keyed_strictly(step: Any, start: Any, deck: Cards[Any]) -> None:
+    spec = loop(start, step)
+    assert chances(spec, deck) == brute_force(spec, deck) == chances(spec, deck, symmetric=False)
