@@ -25,8 +25,11 @@ False
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import math
 import struct
 import sys
+import types
 from decimal import Decimal
 from typing import Any
 
@@ -53,16 +56,36 @@ class _Itself:
         return id(self.value)
 
 
+def _dataclass_key(value: Any, t: type, ordered: bool) -> Any:
+    """A dataclass comparing its fields (``eq=True``): its == compares them with ==, so
+    1 and True, 0.0 and -0.0, two orders of a frozenset are one to it.  Keyed by the
+    fields it compares, strictly (as its == reads them), and, for a state, by everything
+    else it holds too (a field not compared, an attribute of its own), or by identity
+    when that is not hashable or it is also a container."""
+    hash(value)  # an unhashable dataclass raises, as it would as a plain key
+    if issubclass(t, (dict, list, set, frozenset, tuple, bytearray)):
+        return (t, _Itself(value))  # its contents are not fields: kept apart
+    compared = [f.name for f in dataclasses.fields(value) if f.compare]
+    key = tuple([(name, _key(getattr(value, name), ordered)) for name in compared])
+    if not ordered:
+        return (t, "fields", key)
+    try:
+        rest = tuple([(name, _key(item, ordered)) for name, item in _attributes(value)
+                      if name not in compared])
+    except TypeError:
+        return (t, _Itself(value))  # holds something unhashable it does not compare
+    return (t, "fields", key, rest)
+
+
 def _attributes(value: Any) -> list[tuple[str, Any]]:
-    """Every attribute an instance holds (its ``__dict__`` and its slots), by name."""
+    """Every attribute an instance holds (its ``__dict__`` and its slots, private names
+    included), by name."""
     found: dict[str, Any] = {}
     with contextlib.suppress(AttributeError):
         found.update(object.__getattribute__(value, "__dict__"))
     for klass in type(value).__mro__[:-1]:
-        slots = klass.__dict__.get("__slots__", ())
-        for name in (slots,) if isinstance(slots, str) else slots:
-            descriptor = klass.__dict__.get(name)
-            if descriptor is not None and hasattr(descriptor, "__get__"):
+        for name, descriptor in klass.__dict__.items():
+            if type(descriptor) is types.MemberDescriptorType:
                 try:
                     found.setdefault(name, descriptor.__get__(value, type(value)))
                 except AttributeError:
@@ -88,12 +111,16 @@ def strict_key(value: Any) -> Any:
     where every item sits in its own slot, else only to themselves).  Unhashable values
     raise TypeError.
 
-    A dataclass comparing its fields (``eq=True``) is keyed by its fields, strictly, and
-    whatever else it holds; a ``range`` by its start, stop and step; a subclass of a
-    built-in type holding attributes of its own, by identity.  Values of other types are
-    keyed by their type and themselves: a type's own ``==`` is trusted among values of
-    that type.  The placeholder of a hidden card field
-    (:class:`~drawdsl.probes.Hidden`) is keyed by which placeholder it is, never used.
+    A dataclass comparing its fields (``eq=True``) is keyed by the fields it compares,
+    strictly, and (as a state) by whatever else it holds; a ``range`` by its start, stop
+    and step; a subclass of a built-in value by that value, strictly (``-0.0`` is not
+    ``0.0``), and, as a state holding attributes of its own, by identity.  Values of
+    other types are keyed by their type and themselves: a type's own ``==`` is trusted
+    among values of that type (an aware ``datetime`` equal at the same instant in two
+    zones, or ``PureWindowsPath("A") == PureWindowsPath("a")``, merge: a spec that tells
+    such values apart should keep what it reads, the hour or the string).  The
+    placeholder of a hidden card field (:class:`~drawdsl.probes.Hidden`) is keyed by
+    which placeholder it is, never used.
 
     >>> strict_key((1, frozenset({2})))
     (<class 'tuple'>, ((<class 'int'>, 1), (<class 'frozenset'>, (frozenset({(<class 'int'>, 2)}), 8))))
@@ -122,8 +149,10 @@ def _key(value: Any, ordered: bool) -> Any:
     if t is frozenset or (issubclass(t, frozenset) and type(t) is type):
         # (A subclass too: its own == ignores the order as frozenset's does.)
         items = [_key(item, ordered) for item in frozenset.__iter__(value)]
-        if t is not frozenset and _own_attributes(value):
-            return (t, _Itself(value))  # attributes of its own (s.first = card): kept apart
+        if ordered and t is not frozenset and _own_attributes(value):
+            # A state's attributes of its own (s.first = card): kept apart (an outcome is
+            # keyed by its items, as == compares it).
+            return (t, _Itself(value))
         if not ordered:
             return (t, frozenset(items))
         layout = set_layout(value)
@@ -143,7 +172,7 @@ def _key(value: Any, ordered: bool) -> Any:
         # Point(True, 2)`` in Python, and tuple's == ignores a frozenset's order), read past
         # a probe card's watch (a key is not a use).  One with attributes of its own
         # (``s.first = card`` on a subclass without slots, which == ignores) is kept apart.
-        if _own_attributes(value):
+        if ordered and _own_attributes(value):
             return (t, _Itself(value))
         return (t, tuple([
             (type(item), item) if type(item) in _PLAIN else _key(item, ordered)
@@ -151,15 +180,23 @@ def _key(value: Any, ordered: bool) -> Any:
         ]))
     if t is range:
         return (range, (value.start, value.stop, value.step))  # == compares the sequences
-    if type(t) is type and issubclass(t, (str, int, float, bytes, complex)) and _own_attributes(value):
-        return (t, _Itself(value))  # a subclass holding attributes of its own: kept apart
-    params = getattr(t, "__dataclass_params__", None)
-    if params is not None and getattr(params, "eq", False) and type(t) is type:
-        # A dataclass's == compares its fields with ==: 1 and True, 0.0 and -0.0, two
-        # orders of a frozenset are one to it.  Its fields, strictly, and anything else it
-        # holds (a review: a frozen dataclass is a natural loop state).
+    if isinstance(t, type) and issubclass(t, (str, int, float, bytes, complex, Decimal)):
+        # A subclass of a built-in value: a state holding attributes of its own is kept
+        # apart; otherwise (and for an outcome) the built-in value's strict key.
+        if ordered and _own_attributes(value):
+            return (t, _Itself(value))
+        if isinstance(value, float):
+            return (t, _Itself(value) if math.isnan(value) else struct.pack("<d", value))
+        if isinstance(value, complex):
+            parts = (complex.real.__get__(value), complex.imag.__get__(value))
+            return (t, _Itself(value) if any(map(math.isnan, parts)) else struct.pack("<dd", *parts))
+        if isinstance(value, Decimal):
+            return (t, _Itself(value) if Decimal.is_nan(value) else Decimal.as_tuple(value))
         hash(value)
-        return (t, "fields", tuple([(name, _key(item, ordered)) for name, item in _attributes(value)]))
+        return (t, value)
+    params = getattr(t, "__dataclass_params__", None)
+    if params is not None and getattr(params, "eq", False) and isinstance(t, type):
+        return _dataclass_key(value, t, ordered)
     hash(value)  # unhashable values raise here, as they would as plain keys (and an atom
     return (t, value)  # of a traced run checks who keys it: drawdsl.atoms)
 

@@ -9,6 +9,7 @@ twin only; the truth (merge=False, and the brute-force oracle) has both.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 from fractions import Fraction
 from typing import Any
@@ -316,3 +317,111 @@ def _tag_then_first(state: Any, card: Any) -> Any:
 def test_a_state_equal_by_its_own_eq_is_keyed_strictly(step: Any, start: Any, deck: Cards[Any]) -> None:
     spec = loop(start, step)
     assert chances(spec, deck) == brute_force(spec, deck) == chances(spec, deck, symmetric=False)
+
+
+# A second review: dataclasses with a base of another metaclass, fields not compared,
+# private slots, fields kept outside the instance; subclasses of float.
+
+
+class _Float(float):
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class _Abstract(abc.ABC):
+    x: Any
+
+
+@dataclasses.dataclass(frozen=True)
+class _Logged:
+    total: int
+    log: list = dataclasses.field(default_factory=list, compare=False, hash=False)  # type: ignore[type-arg]
+
+
+class _Marked:
+    __slots__ = ("__mark",)
+
+    def set_mark(self, mark: Any) -> None:
+        object.__setattr__(self, "_Marked__mark", mark)
+
+    def mark(self) -> Any:
+        return self._Marked__mark  # type: ignore[attr-defined]
+
+
+@dataclasses.dataclass(frozen=True)
+class _MarkedCount(_Marked):
+    n: int
+
+
+_OUTSIDE: dict[int, Any] = {}
+
+
+class _Outside:
+    """A field kept in a dict beside the instance (its own == reads it there)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        return self if obj is None else _OUTSIDE[id(obj), self.name]  # type: ignore[index]
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        if value is self:
+            value = None
+        _OUTSIDE[id(obj), self.name] = value  # type: ignore[index]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Kept:
+    card: Any = _Outside()
+
+
+def _first_step(make: Any, show: Any) -> Any:
+    def step(state: Any, card: Any) -> Any:
+        return make(card) if state is None else done(show(state))
+    return step
+
+
+def _marked(card: Any) -> _MarkedCount:
+    held = _MarkedCount(0)
+    held.set_mark(card)
+    return held
+
+
+_KEPT: list[Any] = []  # keeps each _Kept alive, so no id (the key of its field) is reused
+
+
+def _kept(card: Any) -> _Kept:
+    held = _Kept(card)
+    _KEPT.append(held)
+    return held
+
+
+@pytest.mark.parametrize("make, show", [
+    (lambda card: _Float(0.0 if card == "a" else -0.0), str),
+    (lambda card: _Abstract(True if card == "a" else 1), lambda state: repr(state.x)),
+    (lambda card: _Logged(0, [card]), lambda state: state.log[0]),
+    (_marked, lambda state: state.mark()),
+    (_kept, lambda state: state.card),
+])
+def test_a_state_is_keyed_by_all_it_holds(make: Any, show: Any) -> None:
+    spec = loop(None, _first_step(make, show))
+    deck = Cards("abc")
+    assert chances(spec, deck) == brute_force(spec, deck)
+
+
+def test_an_outcome_is_keyed_by_what_its_eq_compares() -> None:
+    deck = Cards("abc")
+    # A field not compared (and not hashable) leaves the outcomes one, as == has them.
+    assert chances(draw().map(lambda card: _Logged(1, [card])), deck) == Distribution({_Logged(1): 1})
+
+    class Tag(str):
+        pass
+
+    def tagged(card: str) -> Tag:
+        tag = Tag("x")
+        tag.first = card  # type: ignore[attr-defined]
+        return tag
+
+    got = chances(draw().map(tagged), deck)  # one outcome, as == has them (a str subclass's)
+    assert len(got) == 1 and sum(got.values()) == 1
