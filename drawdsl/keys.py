@@ -56,25 +56,41 @@ class _Itself:
         return id(self.value)
 
 
-def _dataclass_key(value: Any, t: type, ordered: bool) -> Any:
-    """A dataclass comparing its fields (``eq=True``): its == compares them with ==, so
-    1 and True, 0.0 and -0.0, two orders of a frozenset are one to it.  Keyed by the
-    fields it compares, strictly (as its == reads them), and, for a state, by everything
-    else it holds too (a field not compared, an attribute of its own), or by identity
-    when that is not hashable or it is also a container."""
+def _dataclass_key(value: Any, t: type, ordered: bool, state: bool) -> Any:
+    """A dataclass whose ``==`` is the one dataclass made (it compares the fields with
+    ==, so 1 and True, 0.0 and -0.0, two orders of a frozenset are one to it): keyed by
+    the fields it compares, strictly (read as its == reads them), and, as a ``state``,
+    by all else it holds too (a field not compared, an attribute of its own).  A state
+    that cannot be keyed so (something unhashable, a cycle, a container subclass) is kept
+    apart; an outcome then falls back to its own ==.  A dataclass with an ``__eq__`` of
+    its own is keyed by it, as any type's own == is."""
     hash(value)  # an unhashable dataclass raises, as it would as a plain key
-    if issubclass(t, (dict, list, set, frozenset, tuple, bytearray)):
-        return (t, _Itself(value))  # its contents are not fields: kept apart
-    compared = [f.name for f in dataclasses.fields(value) if f.compare]
-    key = tuple([(name, _key(getattr(value, name), ordered)) for name in compared])
-    if not ordered:
-        return (t, "fields", key)
+    if not _made_eq(t):
+        return (t, value)
     try:
-        rest = tuple([(name, _key(item, ordered)) for name, item in _attributes(value)
+        if issubclass(t, (dict, list, set, frozenset, tuple, bytearray)):
+            raise TypeError("its contents are not fields")
+        compared = [f.name for f in dataclasses.fields(value) if f.compare]
+        key = tuple([(name, _key(getattr(value, name), ordered, state)) for name in compared])
+        if not state:
+            return (t, "fields", key)
+        rest = tuple([(name, _key(item, ordered, state)) for name, item in _attributes(value)
                       if name not in compared])
-    except TypeError:
-        return (t, _Itself(value))  # holds something unhashable it does not compare
+    except (TypeError, RecursionError):
+        return (t, _Itself(value)) if state else (t, value)
     return (t, "fields", key, rest)
+
+
+def _made_eq(t: type) -> bool:
+    """Whether ``t``'s ``__eq__`` is the one :mod:`dataclasses` wrote for a class of its MRO."""
+    for klass in t.__mro__:
+        if "__eq__" in klass.__dict__:
+            eq = klass.__dict__["__eq__"]
+            params = klass.__dict__.get("__dataclass_params__")
+            code = getattr(eq, "__code__", None)
+            return bool(params is not None and getattr(params, "eq", False) and code is not None
+                        and code.co_filename == "<string>" and code.co_name == "__eq__")
+    return False
 
 
 def _attributes(value: Any) -> list[tuple[str, Any]]:
@@ -133,14 +149,14 @@ def strict_key(value: Any) -> Any:
     return _key(value, True)
 
 
-def _key(value: Any, ordered: bool) -> Any:
+def _key(value: Any, ordered: bool, state: bool = True) -> Any:
     """:func:`strict_key`, with frozensets keyed in their order (``ordered``) or not."""
     t = type(value)
     if t in _PLAIN:
         return (t, value)
     if t is tuple:
         return (tuple, tuple([
-            (type(item), item) if type(item) in _PLAIN else _key(item, ordered) for item in value
+            (type(item), item) if type(item) in _PLAIN else _key(item, ordered, state) for item in value
         ]))
     if t is float:
         if value != value:
@@ -148,8 +164,8 @@ def _key(value: Any, ordered: bool) -> Any:
         return (float, struct.pack("<d", value))
     if t is frozenset or (issubclass(t, frozenset) and type(t) is type):
         # (A subclass too: its own == ignores the order as frozenset's does.)
-        items = [_key(item, ordered) for item in frozenset.__iter__(value)]
-        if ordered and t is not frozenset and _own_attributes(value):
+        items = [_key(item, ordered, state) for item in frozenset.__iter__(value)]
+        if state and t is not frozenset and _own_attributes(value):
             # A state's attributes of its own (s.first = card): kept apart (an outcome is
             # keyed by its items, as == compares it).
             return (t, _Itself(value))
@@ -172,10 +188,10 @@ def _key(value: Any, ordered: bool) -> Any:
         # Point(True, 2)`` in Python, and tuple's == ignores a frozenset's order), read past
         # a probe card's watch (a key is not a use).  One with attributes of its own
         # (``s.first = card`` on a subclass without slots, which == ignores) is kept apart.
-        if ordered and _own_attributes(value):
+        if state and _own_attributes(value):
             return (t, _Itself(value))
         return (t, tuple([
-            (type(item), item) if type(item) in _PLAIN else _key(item, ordered)
+            (type(item), item) if type(item) in _PLAIN else _key(item, ordered, state)
             for item in tuple.__iter__(value)
         ]))
     if t is range:
@@ -183,7 +199,7 @@ def _key(value: Any, ordered: bool) -> Any:
     if isinstance(t, type) and issubclass(t, (str, int, float, bytes, complex, Decimal)):
         # A subclass of a built-in value: a state holding attributes of its own is kept
         # apart; otherwise (and for an outcome) the built-in value's strict key.
-        if ordered and _own_attributes(value):
+        if state and _own_attributes(value):
             return (t, _Itself(value))
         if isinstance(value, float):
             return (t, _Itself(value) if math.isnan(value) else struct.pack("<d", value))
@@ -196,7 +212,7 @@ def _key(value: Any, ordered: bool) -> Any:
         return (t, value)
     params = getattr(t, "__dataclass_params__", None)
     if params is not None and getattr(params, "eq", False) and isinstance(t, type):
-        return _dataclass_key(value, t, ordered)
+        return _dataclass_key(value, t, ordered, state)
     hash(value)  # unhashable values raise here, as they would as plain keys (and an atom
     return (t, value)  # of a traced run checks who keys it: drawdsl.atoms)
 
@@ -248,4 +264,15 @@ def outcome_key(value: Any) -> Any:
     t = type(value)
     if t is int or t is str:
         return value
-    return _key(value, False)
+    return _key(value, False, state=False)
+
+
+def unordered_state_key(value: Any) -> Any:
+    """:func:`strict_key` with frozensets keyed by their items alone: the key of a loop
+    state whose step is shown blind to their order (:func:`drawdsl.order_blind.loop_key`),
+    keeping all a state holds (unlike an outcome's key, which compares as ``==`` does).
+
+    >>> unordered_state_key(frozenset({0}) | {8}) == unordered_state_key(frozenset({8}) | {0})
+    True
+    """
+    return _key(value, False, state=True)

@@ -80,8 +80,8 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from drawdsl.keys import outcome_key as _unordered_key
 from drawdsl.keys import strict_key
+from drawdsl.keys import unordered_state_key as _unordered_key
 from drawdsl.probes import NAME_TYPES
 
 __all__ = ["Blind", "blind_dicts", "blind_step", "loop_key", "unordered", "why_ordered"]

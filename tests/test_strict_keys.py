@@ -425,3 +425,72 @@ def test_an_outcome_is_keyed_by_what_its_eq_compares() -> None:
 
     got = chances(draw().map(tagged), deck)  # one outcome, as == has them (a str subclass's)
     assert len(got) == 1 and sum(got.values()) == 1
+
+
+# A third review: a blind step's state keeps what it holds; a dataclass's own __eq__ is
+# trusted; unhashable compared fields and cycles fall back instead of raising.
+
+
+@dataclasses.dataclass(frozen=True)
+class _Tagged:
+    x: int
+    tag: str = dataclasses.field(compare=False)
+
+
+def _tag_after_two(state: Any, card: Any) -> Any:
+    seen, held = state
+    if len(seen) == 2:
+        return done(1 if held.tag == "b" else 2)
+    return (seen | {card[0]}, card[1])
+
+
+def test_a_blind_steps_state_keeps_fields_it_does_not_compare() -> None:
+    spec = loop((frozenset(), _Tagged(0, "")), _tag_after_two)
+    deck = Cards([(1, _Tagged(0, "a")), (2, _Tagged(0, "b")), (3, _Tagged(0, "c")), (4, _Tagged(0, "d"))])
+    assert chances(spec, deck) == brute_force(spec, deck)
+
+
+@dataclasses.dataclass(frozen=True)
+class _ReadsTag:
+    x: int
+    tag: str = dataclasses.field(compare=False)
+
+    def __eq__(self, other: object) -> bool:  # its own: reads the field it does not compare
+        return isinstance(other, _ReadsTag) and (self.x, self.tag) == (other.x, other.tag)
+
+    def __hash__(self) -> int:
+        return hash(self.x)
+
+
+@dataclasses.dataclass(eq=True)
+class _Listed:
+    cards: list  # type: ignore[type-arg]
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.cards))
+
+
+@dataclasses.dataclass(eq=True)
+class _Ring:
+    name: str
+    nxt: Any = None
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+
+def test_dataclass_outcomes_and_states_that_cannot_be_keyed_by_fields() -> None:
+    deck = Cards("ab")
+    own = chances(draw().map(lambda card: _ReadsTag(0, card)), deck)
+    assert own == Distribution({_ReadsTag(0, "a"): Fraction(1, 2), _ReadsTag(0, "b"): Fraction(1, 2)})
+    listed = draw().map(lambda card: _Listed([card, "z"]))
+    assert chances(listed, deck) == brute_force(listed, deck)
+    ring = _Ring("r")
+    ring.nxt = ring
+
+    def step(state: Any, card: Any) -> Any:
+        count, node = state
+        return done(node.nxt.name) if count == 1 else (count + 1, node)
+
+    cycled = loop((0, ring), step)
+    assert chances(cycled, Cards("abc")) == brute_force(cycled, Cards("abc"))
