@@ -39,10 +39,11 @@ def _same_card(first: object, card: object, where: str) -> None:
     merge two cards a spec can tell apart (``str(card)``), silently."""
     if first is card or not _differ(first, card):
         return
-    # Keyed as values (equal frozensets are one card, whatever their order).
-    from drawdsl.keys import outcome_key  # drawdsl.keys reads drawdsl.probes, which reads this module
+    # Keyed as values (equal frozensets are one card, whatever their order), with all
+    # they hold (a dataclass field its == does not compare: a review).
+    from drawdsl.keys import unordered_state_key  # drawdsl.keys reads drawdsl.probes, which reads this
 
-    if outcome_key(first) != outcome_key(card):
+    if unordered_state_key(first) != unordered_state_key(card):
         raise InvalidArgument(
             f"{where}: the cards {first!r} ({type(first).__name__}) and {card!r} "
             f"({type(card).__name__}) are equal in Python but different values; a deck "

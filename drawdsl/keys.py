@@ -67,6 +67,10 @@ def _dataclass_key(value: Any, t: type, ordered: bool, state: bool) -> Any:
     hash(value)  # an unhashable dataclass raises, as it would as a plain key
     if not _made_eq(t):
         return (t, value)
+    if not getattr(t.__dataclass_params__, "frozen", False):  # type: ignore[attr-defined]
+        # A mutable one (hashed by identity, say): what else holds it can change it, so a
+        # state keeps it apart (its fields now say nothing of its future: a review).
+        return (t, _Itself(value)) if state else (t, value)
     try:
         if issubclass(t, (dict, list, set, frozenset, tuple, bytearray)):
             raise TypeError("its contents are not fields")
@@ -76,7 +80,7 @@ def _dataclass_key(value: Any, t: type, ordered: bool, state: bool) -> Any:
             return (t, "fields", key)
         rest = tuple([(name, _key(item, ordered, state)) for name, item in _attributes(value)
                       if name not in compared])
-    except (TypeError, RecursionError):
+    except TypeError:
         return (t, _Itself(value)) if state else (t, value)
     return (t, "fields", key, rest)
 
@@ -146,7 +150,10 @@ def strict_key(value: Any) -> Any:
     >>> strict_key(frozenset({0}) | {8}) == strict_key(frozenset({8}) | {0})
     False
     """
-    return _key(value, True)
+    try:
+        return _key(value, True)
+    except RecursionError:
+        return (type(value), _Itself(value))  # too deep (or a cycle) to key by value: apart
 
 
 def _key(value: Any, ordered: bool, state: bool = True) -> Any:
@@ -209,9 +216,11 @@ def _key(value: Any, ordered: bool, state: bool = True) -> Any:
         if isinstance(value, Decimal):
             return (t, _Itself(value) if Decimal.is_nan(value) else Decimal.as_tuple(value))
         hash(value)
-        return (t, value)
-    params = getattr(t, "__dataclass_params__", None)
-    if params is not None and getattr(params, "eq", False) and isinstance(t, type):
+        # The built-in value itself (a subclass's own == may say R(1) == R(2)).
+        if isinstance(value, int):
+            return (t, int.__int__(value))
+        return (t, str.__str__(value) if isinstance(value, str) else bytes(memoryview(value)))
+    if getattr(t, "__dataclass_params__", None) is not None and isinstance(t, type):
         return _dataclass_key(value, t, ordered, state)
     hash(value)  # unhashable values raise here, as they would as plain keys (and an atom
     return (t, value)  # of a traced run checks who keys it: drawdsl.atoms)
@@ -264,7 +273,11 @@ def outcome_key(value: Any) -> Any:
     t = type(value)
     if t is int or t is str:
         return value
-    return _key(value, False, state=False)
+    try:
+        return _key(value, False, state=False)
+    except RecursionError:
+        hash(value)
+        return (t, value)  # too deep (or a cycle) to key strictly: by its own ==
 
 
 def unordered_state_key(value: Any) -> Any:
@@ -275,4 +288,7 @@ def unordered_state_key(value: Any) -> Any:
     >>> unordered_state_key(frozenset({0}) | {8}) == unordered_state_key(frozenset({8}) | {0})
     True
     """
-    return _key(value, False, state=True)
+    try:
+        return _key(value, False, state=True)
+    except RecursionError:
+        return (type(value), _Itself(value))

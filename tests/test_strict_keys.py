@@ -494,3 +494,72 @@ def test_dataclass_outcomes_and_states_that_cannot_be_keyed_by_fields() -> None:
 
     cycled = loop((0, ring), step)
     assert chances(cycled, Cards("abc")) == brute_force(cycled, Cards("abc"))
+
+
+# A fourth review: mutable dataclasses shared between parts of a state, cycles, an
+# inherited generated ==, cards equal by an == that skips a field, an int subclass's ==.
+
+
+@dataclasses.dataclass
+class _Mutable:
+    n: int = 0
+    __hash__ = object.__hash__
+
+
+@dataclasses.dataclass(frozen=True)
+class _Pair:
+    left: Any
+    right: Any
+
+
+@generate
+def _shared_or_not() -> Any:
+    first = yield draw()
+    a = _Mutable()
+    pair = _Pair(a, a) if first == "a" else _Pair(a, _Mutable())
+    first = None
+    yield draw()
+    a.n += 1
+    return pair.right.n
+
+
+@dataclasses.dataclass
+class _Node:
+    name: str
+    links: tuple = ()  # type: ignore[type-arg]
+    __hash__ = object.__hash__
+
+
+def _cycle_then_name(state: Any, card: Any) -> Any:
+    if state is None:
+        node = _Node(card)
+        node.links = (node, node)
+        return node
+    return done(state.name)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Base:
+    a: Any
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class _Child(_Base):
+    b: Any = None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Art:
+    rank: int
+    art: str = dataclasses.field(compare=False)
+
+
+def test_shared_mutable_dataclasses_cycles_and_inherited_eq() -> None:
+    deck = Cards("abc")
+    assert chances(_shared_or_not(), deck) == brute_force(_shared_or_not(), deck)
+    cycled = loop(None, _cycle_then_name)
+    assert chances(cycled, Cards("ab")) == brute_force(cycled, Cards("ab"))  # at once, not a hang
+    inherited = loop(None, _first_step(lambda card: _Child(1, card), lambda state: state.b))
+    assert chances(inherited, deck) == brute_force(inherited, deck)
+    with pytest.raises(InvalidArgument, match="equal in Python but different values"):
+        Cards([_Art(1, "x"), _Art(1, "y")])
