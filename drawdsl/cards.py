@@ -41,9 +41,9 @@ def _same_card(first: object, card: object, where: str) -> None:
         return
     # Keyed as values (equal frozensets are one card, whatever their order), with all
     # they hold (a dataclass field its == does not compare: a review).
-    from drawdsl.keys import unordered_state_key  # drawdsl.keys reads drawdsl.probes, which reads this
+    from drawdsl.keys import content_key  # drawdsl.keys reads drawdsl.probes, which reads this module
 
-    if unordered_state_key(first) != unordered_state_key(card):
+    if content_key(first) != content_key(card):
         raise InvalidArgument(
             f"{where}: the cards {first!r} ({type(first).__name__}) and {card!r} "
             f"({type(card).__name__}) are equal in Python but different values; a deck "

@@ -67,7 +67,10 @@ def _dataclass_key(value: Any, t: type, ordered: bool, state: bool) -> Any:
     hash(value)  # an unhashable dataclass raises, as it would as a plain key
     if not _made_eq(t):
         return (t, value)
-    if not getattr(t.__dataclass_params__, "frozen", False):  # type: ignore[attr-defined]
+    own = t.__dict__.get("__dataclass_params__")
+    if not getattr(own, "frozen", False):
+        # (Frozen only when the type itself is: a plain subclass of a frozen dataclass
+        # takes new attributes, a review.)
         # A mutable one (hashed by identity, say): what else holds it can change it, so a
         # state keeps it apart (its fields now say nothing of its future: a review).
         return (t, _Itself(value)) if state else (t, value)
@@ -114,15 +117,34 @@ def _attributes(value: Any) -> list[tuple[str, Any]]:
 
 
 def _own_attributes(value: Any) -> bool:
-    """Whether an instance of a tuple or frozenset subclass holds attributes of its own:
-    an instance ``__dict__`` with anything in it, or slots of a subclass."""
+    """Whether an instance of a subclass of a built-in value can hold attributes of its
+    own: an instance ``__dict__`` (even empty: one object held in two places of a state
+    can gain one later), or slots of a subclass."""
     try:
-        if object.__getattribute__(value, "__dict__"):
-            return True
+        object.__getattribute__(value, "__dict__")
+        return True
     except AttributeError:
         pass
     return any(klass.__dict__.get("__slots__") not in (None, ()) for klass in type(value).__mro__[:-1]
-               if klass not in (tuple, frozenset))
+               if klass not in (tuple, frozenset, str, int, float, bytes, complex, Decimal))
+
+
+def content_key(value: Any) -> Any:
+    """The key that tells two cards of a deck apart: :func:`outcome_key`, and the
+    outcome keys of every attribute the card holds (a field its ``==`` does not compare,
+    an attribute of its own), so two separate but identical cards are one card.
+
+    >>> content_key(3) == content_key(3), content_key(1) == content_key(True)
+    (True, False)
+    """
+    key = outcome_key(value)
+    if type(value) in _PLAIN or type(value) in (float, complex, tuple, frozenset):
+        return key
+    try:
+        held = tuple([(name, outcome_key(item)) for name, item in _attributes(value)])
+    except (TypeError, RecursionError):
+        return key
+    return (key, held) if held else key
 
 
 def strict_key(value: Any) -> Any:

@@ -563,3 +563,48 @@ def test_shared_mutable_dataclasses_cycles_and_inherited_eq() -> None:
     assert chances(inherited, deck) == brute_force(inherited, deck)
     with pytest.raises(InvalidArgument, match="equal in Python but different values"):
         Cards([_Art(1, "x"), _Art(1, "y")])
+
+
+# A fifth review: identical cards written twice are one card; a plain subclass of a
+# frozen dataclass takes attributes, so it is not keyed as frozen.
+
+
+@dataclasses.dataclass(unsafe_hash=True)
+class _Unsafe:
+    rank: int
+
+
+class _NamedRank(int):
+    def __new__(cls, value: int, name: str) -> _NamedRank:
+        made = int.__new__(cls, value)
+        made.name = name  # type: ignore[attr-defined]
+        return made
+
+
+@dataclasses.dataclass(frozen=True)
+class _FrozenKind:
+    kind: str = "counter"
+
+
+class _Counting(_FrozenKind):
+    pass
+
+
+@generate
+def _shared_counter() -> Any:
+    first = yield draw()
+    a, b = _Counting(), _Counting()
+    a.n = 0  # type: ignore[attr-defined]
+    b.n = 0  # type: ignore[attr-defined]
+    pair = _Pair(a, a) if first == "a" else _Pair(a, b)
+    first = None
+    yield draw()
+    a.n += 1  # type: ignore[attr-defined]
+    return pair.right.n
+
+
+def test_identical_cards_are_one_card_and_subclasses_of_frozen_are_not_frozen() -> None:
+    assert Cards([_Unsafe(1), _Unsafe(1), _Unsafe(2)]) == Cards({_Unsafe(1): 2, _Unsafe(2): 1})
+    assert len(Cards([_NamedRank(1, "A"), _NamedRank(1, "A")])) == 2
+    deck = Cards("abc")
+    assert chances(_shared_counter(), deck) == brute_force(_shared_counter(), deck)
