@@ -1453,13 +1453,17 @@ def _blind_now(step: Any, proof: _StepProof | None) -> bool:
     if proof is None:
         return False
     module, builtin = step.__globals__, getattr(step, "__builtins__", None)
+    if not names_mean(module, builtin, proof.called, _state_readers()):
+        return False
+    return _all_safe([step], (module, builtin))
+
+
+def names_mean(module: Any, builtin: Any, names: Any, meanings: dict[str, Any]) -> bool:
+    """Whether each of ``names``, looked up as code looks it up (``module``, then
+    ``builtin``, both plain dicts), is still the object in ``meanings``."""
     if type(module) is not dict or type(builtin) is not dict:
         return False
-    expected = _state_readers()
-    for name in proof.called:
-        if module.get(name, builtin.get(name)) is not expected[name]:
-            return False
-    return _all_safe([step], (module, builtin))
+    return all(module.get(name, builtin.get(name)) is meanings[name] for name in names)
 
 
 def _state_readers() -> dict[str, Any]:

@@ -93,7 +93,7 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from drawdsl.order_blind import _MAKERS, MODELLED, _code_ok, reaches_no_frame
+from drawdsl.order_blind import _MAKERS, MODELLED, _code_ok, names_mean, reaches_no_frame
 
 __all__ = ["Proof", "renaming_blind", "renaming_blind_map", "blind_generator", "blind_map", "unordered_sets",
            "classes_told_apart"]
@@ -622,12 +622,8 @@ def _holds_now(
 ) -> bool:
     """Whether what ``code``'s proof relies on holds now: the names it calls mean what
     they meant, and its globals and what it was handed reach no frame."""
-    if type(module) is not dict or type(builtin) is not dict:
+    if not names_mean(module, builtin, proof.called, _meanings()):
         return False
-    meanings = _meanings()
-    for name in proof.called:
-        if module.get(name, builtin.get(name)) is not meanings[name]:
-            return False
     return reaches_no_frame(code, module, builtin, given)
 
 
