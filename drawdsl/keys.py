@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import math
 import struct
 import sys
@@ -129,6 +130,19 @@ def _own_attributes(value: Any) -> bool:
                if klass not in (tuple, frozenset, str, int, float, bytes, complex, Decimal))
 
 
+_BUILT_INS = (str, int, float, bytes, complex, Decimal)
+
+
+def _own_eq(t: type) -> bool:
+    """Whether a subclass of a built-in value defines ``__eq__`` or ``__hash__`` of its own."""
+    for klass in t.__mro__:
+        if klass in _BUILT_INS:
+            return False
+        if "__eq__" in klass.__dict__ or "__hash__" in klass.__dict__:
+            return True
+    return False
+
+
 def content_key(value: Any) -> Any:
     """The key that tells two cards of a deck apart: :func:`outcome_key`, and the
     outcome keys of every attribute the card holds (a field its ``==`` does not compare,
@@ -140,8 +154,13 @@ def content_key(value: Any) -> Any:
     key = outcome_key(value)
     if type(value) in _PLAIN or type(value) in (float, complex, tuple, frozenset):
         return key
+    kind = type(value)
     try:
-        held = tuple([(name, outcome_key(item)) for name, item in _attributes(value)])
+        held = tuple([
+            (name, outcome_key(item)) for name, item in _attributes(value)
+            # (Not a cache: a cached property read on one card of two is no difference.)
+            if not isinstance(getattr(kind, name, None), functools.cached_property)
+        ])
     except (TypeError, RecursionError):
         return key
     return (key, held) if held else key
@@ -230,6 +249,9 @@ def _key(value: Any, ordered: bool, state: bool = True) -> Any:
         # apart; otherwise (and for an outcome) the built-in value's strict key.
         if state and _own_attributes(value):
             return (t, _Itself(value))
+        if _own_eq(t):
+            hash(value)
+            return (t, value)  # an == of its own (case-insensitive, say) is trusted, as any type's
         if isinstance(value, float):
             return (t, _Itself(value) if math.isnan(value) else struct.pack("<d", value))
         if isinstance(value, complex):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import functools
 from fractions import Fraction
 from typing import Any
 
@@ -608,3 +609,32 @@ def test_identical_cards_are_one_card_and_subclasses_of_frozen_are_not_frozen() 
     assert len(Cards([_NamedRank(1, "A"), _NamedRank(1, "A")])) == 2
     deck = Cards("abc")
     assert chances(_shared_counter(), deck) == brute_force(_shared_counter(), deck)
+
+
+# A sixth review: an int or str subclass's own == is trusted for outcomes; a cached
+# property read on one card of two is no difference between them.
+
+
+class _Caseless(str):
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, str) and self.lower() == other.lower()
+
+    def __hash__(self) -> int:
+        return hash(self.lower())
+
+
+@dataclasses.dataclass(frozen=True)
+class _Cached:
+    rank: int
+
+    @functools.cached_property
+    def double(self) -> int:
+        return 2 * self.rank
+
+
+def test_own_eq_of_a_str_subclass_and_cached_properties_on_cards() -> None:
+    got = chances(draw().map(_Caseless), Cards("aAbB"))
+    assert sorted(got.values()) == [Fraction(1, 2), Fraction(1, 2)]
+    read = _Cached(1)
+    assert read.double == 2
+    assert Cards([read, _Cached(1), _Cached(2)]) == Cards({_Cached(1): 2, _Cached(2): 1})
