@@ -144,16 +144,17 @@ def _own_eq(t: type) -> bool:
 
 
 def content_key(value: Any) -> Any:
-    """The key that tells two cards of a deck apart: :func:`outcome_key`, and the
-    outcome keys of every attribute the card holds (a field its ``==`` does not compare,
-    an attribute of its own), so two separate but identical cards are one card.
+    """The key that tells two cards of a deck apart: :func:`outcome_key`, and, for a
+    dataclass whose == is the generated one, the outcome keys of every attribute it
+    holds (a field that == does not compare), so two separate but identical cards are
+    one card, and two that differ in such a field are refused.
 
     >>> content_key(3) == content_key(3), content_key(1) == content_key(True)
     (True, False)
     """
     key = outcome_key(value)
-    if type(value) in _PLAIN or type(value) in (float, complex, tuple, frozenset):
-        return key
+    if not _made_eq(type(value)):
+        return key  # a type's own == is trusted: an attribute it ignores is its business
     kind = type(value)
     try:
         held = tuple([
@@ -249,9 +250,11 @@ def _key(value: Any, ordered: bool, state: bool = True) -> Any:
         # apart; otherwise (and for an outcome) the built-in value's strict key.
         if state and _own_attributes(value):
             return (t, _Itself(value))
-        if _own_eq(t):
+        if not state and _own_eq(t):
+            # An outcome compares by an == of its own (case-insensitive, say); a state keeps
+            # the built-in value, which its future can read (str(v)): a review.
             hash(value)
-            return (t, value)  # an == of its own (case-insensitive, say) is trusted, as any type's
+            return (t, value)
         if isinstance(value, float):
             return (t, _Itself(value) if math.isnan(value) else struct.pack("<d", value))
         if isinstance(value, complex):

@@ -638,3 +638,42 @@ def test_own_eq_of_a_str_subclass_and_cached_properties_on_cards() -> None:
     read = _Cached(1)
     assert read.double == 2
     assert Cards([read, _Cached(1), _Cached(2)]) == Cards({_Cached(1): 2, _Cached(2): 1})
+
+
+# A seventh review: a slotted str subclass with its own == keeps its string as a state;
+# a deck trusts a user class's own == about the attributes it ignores.
+
+
+class _CaselessSlots(str):
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, str) and self.lower() == other.lower()
+
+    def __hash__(self) -> int:
+        return hash(self.lower())
+
+
+def _remember_a(state: Any, card: str) -> Any:
+    count, held = state
+    held = _CaselessSlots(card) if card in "aA" else held
+    return done(str(held)) if count + 1 == 2 else (count + 1, held)
+
+
+class _Tile:
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Tile) and other.n == self.n
+
+    def __hash__(self) -> int:
+        return hash(self.n)
+
+
+def test_a_slotted_subclass_state_and_a_user_classes_cards() -> None:
+    spec = loop((0, _CaselessSlots("z")), _remember_a)
+    assert chances(spec, Cards("aAb")) == brute_force(spec, Cards("aAb"))
+    seen = _Tile(1)
+    seen.seen = True  # type: ignore[attr-defined]
+    assert len(Cards([seen, _Tile(1), _Tile(2)])) == 3
