@@ -758,9 +758,9 @@ def _evaluate_reduced(
 
     shaped = True  # symmetric decks as shapes (drawdsl.shapes) until a spec has none
     graph_note: str | None = None
-    # A @generate spec whose bytecode shows it blind to renamings (drawdsl.renaming_blind):
-    # symmetric from the start, on the classes as they are, no check needed.
-    blind = symmetric and len(cards) > 1 and _blind_generator_deck(spec, cards, named)
+    # A @generate spec or a mapped draw_many(n) whose bytecode shows it blind to renamings
+    # (drawdsl.renaming_blind): symmetric from the start, on the classes as they are.
+    blind = symmetric and len(cards) > 1 and _blind_deck(spec, cards, named)
     if blind:
         classes, checked, sym, escalate = singles, False, True, False
     at_once = False  # explain: every proof before the evaluation, not when the frontier grows
@@ -842,9 +842,9 @@ def _renaming_proof(spec: Spec[Any]) -> Any:
     return proof
 
 
-def _blind_generator_deck(spec: Spec[Any], cards: tuple[Any, ...], named: Cards[Any] | None) -> bool:
-    """Whether ``spec`` is a bare ``@generate`` spec shown blind to renamings of the deck's
-    classes (:mod:`drawdsl.renaming_blind`): its code's proof holds now, and the classes
+def _blind_deck(spec: Spec[Any], cards: tuple[Any, ...], named: Cards[Any] | None) -> bool:
+    """Whether ``spec`` is shown blind to renamings of the deck's classes
+    (:func:`_renaming_proof`): its code's proof holds now, and the classes
     are told apart by the values it uses (on a probed deck, the one field it reads,
     handed as names in ``named``; else the plain cards themselves)."""
     proof = _renaming_proof(spec)

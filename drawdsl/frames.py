@@ -48,7 +48,7 @@ from collections.abc import Generator
 from typing import Any
 
 from drawdsl.keys import set_layout, strict_key
-from drawdsl.order_blind import _KEY_TYPES, blind_dicts, given_safe, unordered
+from drawdsl.order_blind import blind_dicts, distinct_keys, given_safe, unordered
 from drawdsl.probes import NAME_TYPES, Hidden, serial
 from drawdsl.renaming_blind import unordered_sets
 
@@ -171,16 +171,6 @@ def _freeze(obj: Any, memo: dict[int, int], keep: list[Any]) -> Any:
         return _Same(obj)
 
 
-def _uniform(items: set[Any]) -> bool:
-    """Whether a set's items are all of one exact type among ``int``, ``str``, ``bytes``
-    and names, no two of one hash: then equal means the same item, and its items say
-    all a lookup can tell."""
-    kinds = {type(item) for item in items}
-    if len(kinds) > 1 or not kinds <= _KEY_TYPES:
-        return False
-    return len({hash(item) for item in items}) == len(items)
-
-
 def _dead_after(code: types.CodeType, lasti: int) -> frozenset[str]:
     """Locals stored right after the suspension at ``lasti`` before being read."""
     dead: set[str] = set()
@@ -262,7 +252,7 @@ def frame_key(gen: Any, given: tuple[Any, ...] = ()) -> Any:
             frozen.append((type(value), value))  # as _freeze keys it
         elif type(value) is set and name is not None and id(value) not in memo \
                 and name in (sets if sets is not None else (sets := unordered_sets(frame, given))) \
-                and _uniform(value):
+                and distinct_keys(value):
             # A set the code never iterates (drawdsl.renaming_blind): its items.
             memo[id(value)] = len(memo)
             keep.append(value)

@@ -560,16 +560,21 @@ def unordered(frame: types.FrameType, blind: Blind, value: Any) -> bool:
     elif t is not dict:
         return False
     if value:
-        key_types = {type(k) for k in value}
         value_types = {type(v) for v in value.values()}
-        if (len(key_types) != 1 or len(value_types) != 1 or not key_types <= _KEY_TYPES
-                or not value_types <= _VALUE_TYPES):
-            return False
-        if len({hash(k) for k in value}) != len(value):
-            # Two keys of one hash (-1 and -2): a lookup by an object equal to both finds
-            # the one inserted first.
+        if not distinct_keys(value) or len(value_types) != 1 or not value_types <= _VALUE_TYPES:
             return False
     return _unchanged(frame, blind)
+
+
+def distinct_keys(items: Any) -> bool:
+    """Whether ``items`` (a dict's keys, a set's items) are all of one exact type among
+    ``int``, ``str``, ``bytes`` and names, no two of one hash: then equal means the same
+    item, and the items say all a lookup can tell (with ``-1`` and ``-2``, of one hash, a
+    lookup by an object equal to both would find the one inserted first)."""
+    kinds = {type(item) for item in items}
+    if len(kinds) > 1 or not kinds <= _KEY_TYPES:
+        return False
+    return len({hash(item) for item in items}) == len(items)
 
 
 _MISSING = object()
