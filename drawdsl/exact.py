@@ -59,7 +59,7 @@ from drawdsl.reductions import (
     prove_lumping,
     prove_symmetry,
 )
-from drawdsl.renaming_blind import blind_generator, blind_map, classes_told_apart
+from drawdsl.renaming_blind import blind_generator, blind_loop, blind_map, classes_told_apart
 from drawdsl.sent_views import PLAIN, view_groups
 from drawdsl.shapes import Unshaped, evaluate_shapes
 from drawdsl.sources import Weighted
@@ -811,10 +811,11 @@ def _evaluate_reduced(
 
 def _renaming_proof(spec: Spec[Any]) -> Any:
     """The bytecode proof (:mod:`drawdsl.renaming_blind`) that ``spec`` cannot see a
-    renaming of the cards, or None: a bare ``@generate`` spec, or ``draw_many(n)``
-    mapped by a proven function; either one then mapped or filtered any number of
-    times by functions that see its plain value only, and reach no frame (a frame
-    reader there could read the evaluator's own variables: a review)."""
+    renaming of the cards, or None: a bare ``@generate`` spec, a ``loop`` whose step
+    is proven, or ``draw_many(n)`` mapped by a proven function; any of them then
+    mapped or filtered any number of times by functions that see its plain value
+    only, and reach no frame (a frame reader there could read the evaluator's own
+    variables: a review)."""
     after: list[Any] = []  # the functions mapped or filtered after the core
     core: Any = None
     while type(spec) is _Bind:
@@ -829,10 +830,16 @@ def _renaming_proof(spec: Spec[Any]) -> Any:
         after.append(f.f if type(f) is _MapFn else f.predicate)  # type: ignore[attr-defined]
         spec = inner
     else:
-        if type(spec) is not _Gen:
+        if type(spec) is _Loop:
+            found = blind_loop(spec.step, spec.state)  # type: ignore[attr-defined]
+            if found is None:
+                return None
+            proof, core = found
+        elif type(spec) is _Gen:
+            core = spec.func
+            proof = blind_generator(spec.func, spec.args, spec.kwargs)
+        else:
             return None
-        core = spec.func
-        proof = blind_generator(spec.func, spec.args, spec.kwargs)
     if proof is None:
         return None
     # What runs after may not reach a frame, nor the core's namespaces (to rebind a name).

@@ -93,10 +93,20 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from drawdsl.order_blind import _MAKERS, MODELLED, _code_ok, names_mean, reaches_no_frame
+from drawdsl.order_blind import (
+    _MAKERS,
+    MODELLED,
+    _code_ok,
+    _safe_owner,
+    _step_function,
+    names_mean,
+    reaches_no_frame,
+)
 
-__all__ = ["Proof", "renaming_blind", "renaming_blind_map", "blind_generator", "blind_map", "unordered_sets",
-           "classes_told_apart"]
+__all__ = [
+    "Proof", "renaming_blind", "renaming_blind_map", "renaming_blind_loop", "blind_generator", "blind_map",
+    "blind_loop", "state_kind", "unordered_sets", "classes_told_apart",
+]
 
 
 @dataclass(frozen=True)
@@ -126,6 +136,16 @@ _VALUES, _SET = "values", "set"
 _CARDS, _CARDS_ITER, _SLICE = "cards", "cards iterator", ("slice",)
 #: A generator expression over the cards yielding class values (for ``Counter`` or ``set``).
 _GEN_CLASS = "generator of class values"
+#: Loop steps (:func:`renaming_blind_loop`): ``None`` (a plain value that may join a class
+#: value), a class value or ``None``, a frozenset of class values (never iterated), a set
+#: display of class values (``{card}``: only combined with such a frozenset or searched),
+#: and what ``done(...)``/``fail()`` give (it ends the loop: never a state).  A state's
+#: tuple is ``("tuple", kinds)``.
+_NONE, _OPT, _FSET = "none", "class or None", "frozenset of class values"
+_SETLIT, _SPEC = "set display", "spec"
+_OPTIONAL = frozenset({_NONE, _CLASS, _OPT})
+#: ``|``, ``&``, ``-``, ``^`` and their in-place forms (3.11's ``BINARY_OP`` arguments).
+_SET_OPS = frozenset({7, 1, 10, 12, 20, 14, 23, 25})
 _DICT_METHODS = frozenset({"get", "setdefault", "pop", "values"})
 _SET_METHODS = frozenset({"add", "discard", "remove"})
 #: Builtins that may take a values view (their first argument): they read its items only.
@@ -146,7 +166,14 @@ Kind = Any  # a kind name, or ("global", name) / ("method", name): plain values 
 
 
 def _plain(kind: Kind) -> bool:
-    return kind is _PLAIN or type(kind) is tuple
+    """Whether ``kind`` holds no class value (a tuple kind, only when none of its parts does)."""
+    if kind is _PLAIN or kind is _NONE or kind is _SPEC:
+        return True
+    if type(kind) is tuple:
+        if kind[0] == "tuple":
+            return all(_plain(k) for k in kind[1])
+        return kind[0] != "spec or" or _plain(kind[1])
+    return False
 
 
 class _NoProof(Exception):
@@ -218,12 +245,144 @@ def blind_map(func: Any) -> Proof | None:
     return proof
 
 
+def _constant_kind(value: Any) -> Kind:
+    """The kind of a constant in a loop step's code: ``None``, a tuple of parts, or plain
+    (a constant set's items are constants, never class values)."""
+    if value is None:
+        return _NONE
+    if type(value) is tuple:
+        parts = tuple(_constant_kind(item) for item in value)
+        return _PLAIN if all(k is _PLAIN for k in parts) else ("tuple", parts)
+    return _PLAIN
+
+
+def state_kind(state: Any) -> Kind:
+    """The kind of a loop's first state (:func:`renaming_blind_loop`): as a constant's,
+    but an exact frozenset of exact ``int`` and ``str`` items is a frozenset of class
+    values (the evaluator pins every card it holds, so a renaming it uses fixes them).
+
+    >>> state_kind((0, None, frozenset()))
+    ('tuple', ('plain', 'none', 'frozenset of class values'))
+    """
+    if type(state) is frozenset and all(type(item) in (int, str) for item in state):
+        return _FSET
+    if type(state) is tuple:
+        parts = tuple(state_kind(item) for item in state)
+        return _PLAIN if all(k is _PLAIN for k in parts) else ("tuple", parts)
+    return _constant_kind(state)
+
+
+#: Code flags of generators and coroutines: calling their code makes an object.
+_NOT_A_FUNCTION = 0x20 | 0x80 | 0x100 | 0x200
+_LOOP_CACHE: dict[tuple[types.CodeType, int, Kind, bool], Proof | None] = {}
+
+
+def renaming_blind_loop(code: types.CodeType, position: int, start: Kind, direct: bool) -> Proof | None:
+    """The proof that a loop step of ``code`` (its state the parameter at ``position``, its
+    card the next one) cannot see a renaming of the cards, from a first state of kind
+    ``start`` (:func:`state_kind`); None when not shown.
+
+    The step is interpreted as a generator is (the module docstring), with the card a
+    class value itself (``direct``, a deck of plain values) or read through its fields,
+    and these kinds more: ``None``; a class value or ``None`` (``last == card``,
+    ``last is None``); a frozenset of class values, searched (``card in seen``),
+    combined with another or with a set display of class values (``seen | {card}``),
+    measured (``len``), compared with another, never iterated; a tuple of such values,
+    built and unpacked.  The step returns ``done(plain)``, ``fail()``, or a state; the
+    states' kind is joined with ``start`` until it no longer grows (so every state the
+    loop reaches is of that kind), and the proof fails when a plain value would join a
+    class value (a constant in a class value's place could be compared with a card).
+
+    >>> def until_repeat(seen, rank):
+    ...     return done(len(seen) + 1) if rank in seen else seen | {rank}
+    >>> renaming_blind_loop(until_repeat.__code__, 0, state_kind(frozenset()), True) is not None
+    True
+    >>> def until_ace(seen, rank):
+    ...     return done(len(seen) + 1) if rank == 14 else seen | {rank}
+    >>> renaming_blind_loop(until_ace.__code__, 0, state_kind(frozenset()), True) is None
+    True
+    """
+    key = (code, position, start, direct)
+    if key in _LOOP_CACHE:
+        return _LOOP_CACHE[key]
+    found = None
+    if MODELLED and not code.co_cellvars and not code.co_freevars and _code_ok(code) \
+            and not code.co_flags & _NOT_A_FUNCTION and code.co_argcount >= position + 2:
+        instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+        nested = [c for c in code.co_consts if type(c) is types.CodeType]
+        if not nested and not any(ins.opname == "EXTENDED_ARG" for ins in instructions):
+            kind = start
+            for _ in range(8):  # each round joins the states returned: a few at most
+                interpreter = _Interpreter(
+                    code, instructions, params={position: kind, position + 1: _CLASS if direct else _CARD},
+                )
+                try:
+                    proof = interpreter.run()
+                except _NoProof:
+                    break
+                grown = kind if interpreter.returned is None else _join(kind, interpreter.returned)
+                if grown is _POISON or not _state_kind(grown):
+                    break
+                if grown == kind:
+                    found = Proof(proof.fields, direct, proof.called)
+                    break
+                kind = grown
+    _LOOP_CACHE[key] = found
+    return found
+
+
+def blind_loop(step: Any, state: Any) -> tuple[Proof, Any] | None:
+    """The proof for a loop of ``step`` from ``state`` (:func:`renaming_blind_loop`) when
+    it holds now, with the step's Python function: a plain function, a method or a
+    callable object (its object holding only what reaches no frame), no closure, and its
+    globals, the first state, its defaults and attributes reaching no frame; the deck's
+    side is checked by the caller (:func:`classes_told_apart`)."""
+    found = _step_function(step)
+    if found is None:
+        return None
+    func, owner = found
+    if func.__closure__ or (owner is not None and not _safe_owner(owner)):
+        return None
+    start = state_kind(state)
+    position = 0 if owner is None else 1
+    proof = renaming_blind_loop(func.__code__, position, start, True) \
+        or renaming_blind_loop(func.__code__, position, start, False)
+    if proof is None:
+        return None
+    given = (state, *(func.__defaults__ or ()), *(func.__kwdefaults__ or {}).values(),
+             *func.__dict__.values())
+    if not _holds_now(func.__code__, proof, func.__globals__, getattr(func, "__builtins__", None), given):
+        return None
+    return proof, func
+
+
 def _join(a: Kind, b: Kind) -> Kind:
     if a == b:
         return a
+    if a in _OPTIONAL and b in _OPTIONAL:
+        return _OPT
+    ends_a = a is _SPEC or (type(a) is tuple and a[0] == "spec or")
+    ends_b = b is _SPEC or (type(b) is tuple and b[0] == "spec or")
+    if ends_a or ends_b:
+        # A loop step's ``done(x) if ... else (n, card)``: a spec (the loop ends) or a state.
+        states = [k if k is _SPEC or not (type(k) is tuple and k[0] == "spec or") else k[1] for k in (a, b)]
+        states = [k for k in states if k is not _SPEC]
+        state = states[0] if len(states) == 1 else _join(states[0], states[1])
+        return _POISON if state is _POISON or not _state_kind(state) else ("spec or", state)
+    if type(a) is tuple and type(b) is tuple and a[0] == b[0] == "tuple" and len(a[1]) == len(b[1]):
+        parts = tuple(_join(x, y) for x, y in zip(a[1], b[1], strict=True))
+        return _POISON if _POISON in parts else ("tuple", parts)
     if _plain(a) and _plain(b):
         return _PLAIN
     return _POISON
+
+
+def _state_kind(kind: Kind) -> bool:
+    """Whether a loop state may be of ``kind``: plain, ``None``, a class value or ``None``,
+    a frozenset of class values, or a tuple of those."""
+    if type(kind) is tuple and kind[0] == "tuple":
+        return all(_state_kind(k) for k in kind[1])
+    return _plain(kind) or kind in _OPTIONAL or kind is _FSET
 
 
 class _Interpreter:
@@ -231,15 +390,20 @@ class _Interpreter:
 
     def __init__(
         self, code: types.CodeType, instructions: list[dis.Instruction], first: Kind = _PLAIN,
-        returns: bool = False, yields: bool = False,
+        returns: bool = False, yields: bool = False, params: dict[int, Kind] | None = None,
     ) -> None:
         """``first``: the kind of the first parameter (the rest are plain); ``returns``:
         whether the code may return a set of class values (a set comprehension), else it
         returns plain values only; ``yields``: a generator expression, which may yield
-        class values (else only ``draw()`` is yielded, by a ``@generate`` function)."""
+        class values (else only ``draw()`` is yielded, by a ``@generate`` function).
+        ``params``: a loop step's parameters by position (its state and its card): the
+        step may then build, return and take apart states (see
+        :func:`renaming_blind_loop`), and :attr:`returned` joins the states it returns."""
         self.code = code
         self.instructions = instructions
         self.first = first
+        self.params = params
+        self.loop = params is not None
         self.returns = returns
         self.yields = yields
         self.returned: Kind | None = None
@@ -256,8 +420,11 @@ class _Interpreter:
         n_args = self.code.co_argcount + self.code.co_kwonlyargcount
         n_args += bool(self.code.co_flags & 0x04) + bool(self.code.co_flags & 0x08)
         names = self.code.co_varnames
-        start_locals = tuple(  # parameters and unbound locals: plain, but the first one
-            self.first if i == 0 and n_args else _PLAIN for i in range(len(names))
+        given = self.params if self.params is not None else ({0: self.first} if n_args else {})
+        if any(i >= n_args for i in given):
+            raise _NoProof
+        start_locals = tuple(  # parameters and unbound locals: plain, but those given
+            given.get(i, _PLAIN) for i in range(len(names))
         )
         states: dict[int, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {0: (start_locals, ())}
         work = [0]
@@ -327,7 +494,10 @@ class _Interpreter:
         elif op == "POP_TOP":
             pop()
         elif op == "LOAD_CONST":
-            stack.append(("code", ins.argval) if type(ins.argval) is types.CodeType else _PLAIN)
+            if type(ins.argval) is types.CodeType:
+                stack.append(("code", ins.argval))
+            else:
+                stack.append(_constant_kind(ins.argval) if self.loop else _PLAIN)
         elif op == "LOAD_FAST":
             stack.append(local_kinds[names.index(ins.argval)])
         elif op == "STORE_FAST":
@@ -386,12 +556,23 @@ class _Interpreter:
             right, left = pop(), pop()
             if left is _CLASS and right is _CLASS and ins.argval in ("==", "!="):
                 stack.append(_PLAIN)
+            elif self.loop and ins.argval in ("==", "!=") and (
+                    (left in _OPTIONAL and right in _OPTIONAL) or (left is _FSET and right is _FSET)):
+                stack.append(_PLAIN)  # None is no class value: the answer is the same renamed
             elif left is _CARD and right is _CARD and ins.argval in ("==", "!="):
                 self.direct = True
                 stack.append(_PLAIN)
             else:
                 need_plain(left, right)
                 stack.append(_PLAIN)
+        elif op == "BINARY_OP" and self.loop and len(stack) > 1 and stack[-2] is _FSET \
+                and stack[-1] in (_FSET, _SETLIT) and ins.arg in _SET_OPS:
+            pop(), pop()
+            stack.append(_FSET)  # a frozenset | & - ^ another set: a frozenset
+        elif op == "IS_OP" and self.loop and len(stack) > 1 and _NONE in stack[-2:] \
+                and all(k in _OPTIONAL or _plain(k) for k in stack[-2:]):
+            pop(), pop()
+            stack.append(_PLAIN)  # ``x is None``: None is no class value
         elif op in ("BINARY_OP", "IS_OP"):
             need_plain(pop(), pop())
             stack.append(_PLAIN)
@@ -411,6 +592,16 @@ class _Interpreter:
             stack.append(_PLAIN)
         elif op == "BUILD_SET" and ins.argval == 0:
             stack.append(_SET)  # a fresh, empty set (a set comprehension's)
+        elif op == "BUILD_SET" and self.loop and len(stack) >= ins.argval \
+                and all(k is _CLASS for k in stack[len(stack) - ins.argval:]):
+            del stack[len(stack) - ins.argval:]
+            stack.append(_SETLIT)  # ``{card}``
+        elif op == "BUILD_TUPLE" and self.loop and len(stack) >= ins.argval:
+            items = tuple(stack[len(stack) - ins.argval:])
+            del stack[len(stack) - ins.argval:]
+            if not all(_state_kind(k) for k in items):
+                raise _NoProof
+            stack.append(_PLAIN if all(k is _PLAIN for k in items) else ("tuple", items))
         elif op in _BUILDS or op == "BUILD_SLICE":
             need_plain(*[pop() for _ in range(ins.argval)])
             stack.append(_SLICE if op == "BUILD_SLICE" else _PLAIN)
@@ -435,7 +626,11 @@ class _Interpreter:
             need_plain(stack[-ins.argval])
         elif op == "UNPACK_SEQUENCE":
             value = pop()
-            if value is _CARDS:
+            if type(value) is tuple and value[0] == "tuple":
+                if len(value[1]) != ins.argval:
+                    raise _NoProof
+                stack.extend(reversed(value[1]))  # the first part on top
+            elif value is _CARDS:
                 stack.extend([_CARD] * ins.argval)
             else:
                 need_plain(value)
@@ -472,6 +667,17 @@ class _Interpreter:
             if not self.generator or pop() is not _DRAWN:
                 raise _NoProof  # only draw() is yielded, by the generator itself
             stack.append(_CARD)
+        elif op == "RETURN_VALUE" and self.loop:
+            value = pop()
+            if type(value) is tuple and value[0] == "spec or":
+                value = value[1]  # a spec (the loop ends), or a state of this kind
+            if value is not _SPEC:  # a state: the next step's
+                if not _state_kind(value):
+                    raise _NoProof
+                self.returned = value if self.returned is None else _join(self.returned, value)
+                if self.returned is _POISON:
+                    raise _NoProof
+            return []
         elif op == "RETURN_VALUE":
             value = pop()
             if self.returns and value is _SET:
@@ -490,7 +696,9 @@ class _Interpreter:
         elif op in _JUMPS:
             return [after(self.target(ins.argval))]
         elif op in _COND_JUMPS:
-            need_plain(pop())
+            value = pop()
+            if not (self.loop and op.endswith("NONE") and value in _OPTIONAL):
+                need_plain(value)
             return [after(nxt), after(self.target(ins.argval))]
         elif op in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
             if not stack:
@@ -581,6 +789,10 @@ class _Interpreter:
                 if name == "defaultdict" and len(args) == 1 and args[0] == ("global", "int"):
                     self.called.update(("defaultdict", "int"))
                     return _DICT
+                if self.loop:
+                    found = self.loop_call(name, args)
+                    if found is not None:
+                        return found
             if name in _READ_VALUES and positional[:1] == [_VALUES] \
                     and all(_plain(k) for k in args[1:]):
                 self.called.add(name)
@@ -589,11 +801,27 @@ class _Interpreter:
             raise _NoProof
         return _PLAIN
 
+    def loop_call(self, name: str, args: list[Kind]) -> Kind | None:
+        """What a loop step's call of the global ``name`` (positional ``args``) gives,
+        when it is one it may make with class values or make a spec with; else None."""
+        if name == "len" and args == [_FSET]:
+            found: Kind = _PLAIN
+        elif name == "frozenset" and (not args or (len(args) == 1 and args[0] in (_FSET, _SETLIT))):
+            found = _FSET
+        elif (name == "done" and len(args) == 1 and _plain(args[0])) or (name == "fail" and not args):
+            found = _SPEC  # the loop ends with a plain value
+        else:
+            return None
+        self.called.add(name)
+        return found
+
     def keyed(self, container: Kind, key: Kind, contains: bool = False) -> Kind:
         """A lookup of ``key`` in ``container`` (subscript, store, delete; ``in`` when
         ``contains``)."""
         if container is _CARDS and not contains and _plain(key):
             return _CARDS if key == _SLICE else _CARD  # cards[i], cards[1:] (a read only)
+        if self.loop and contains and (container is _FSET or container is _SETLIT) and key in _OPTIONAL:
+            return _PLAIN  # a class value (or None) among class values
         if container is _VALUES and contains and _plain(key):
             return _PLAIN  # ``v in d.values()``: a plain value among plain values
         if container is _SET and not contains:
@@ -613,8 +841,8 @@ class _Interpreter:
 def _meanings() -> dict[str, Any]:
     import drawdsl  # here: drawdsl imports this module
 
-    found = {name: getattr(builtins, name) for name in (*_READ_VALUES, "int", "set")}
-    return {**found, "draw": drawdsl.draw, **_MAKERS}
+    found = {name: getattr(builtins, name) for name in (*_READ_VALUES, "int", "set", "frozenset")}
+    return {**found, "draw": drawdsl.draw, "done": drawdsl.done, "fail": drawdsl.fail, **_MAKERS}
 
 
 def _holds_now(

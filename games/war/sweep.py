@@ -102,6 +102,37 @@ class _Turns:
         return hash((self.turns, self.strict_order))
 
 
+class _TieFree:
+    """The tie-free step over turns of two cards: a tie fails.  It only compares the two
+    cards of a turn for equality, so its bytecode shows it blind to renamings of the
+    ranks (:mod:`drawdsl.renaming_blind`) and the evaluator uses the symmetry with no
+    traced run.  The state is (the turn's label, A's card or None); a label is a string,
+    never equal to a rank, so it pins no rank (see :class:`_Turn`), and plain (a label
+    and its successor are looked up in a dict of strings)."""
+
+    def __init__(self, turns: int) -> None:
+        self.turns = turns
+        labels = [f"turn {i}" for i in range(turns)]
+        self.first = labels[0]
+        #: Each turn's label -> the next turn's (None after the last turn).
+        self.after = {label: labels[i + 1] if i + 1 < turns else None for i, label in enumerate(labels)}
+
+    def __call__(self, state: tuple[str, int | None], card: int) -> Any:
+        turn, a_card = state
+        if a_card is None:
+            return (turn, card)
+        if card == a_card:
+            return fail()
+        following = self.after[turn]
+        return done(True) if following is None else (following, None)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _TieFree) and other.turns == self.turns
+
+    def __hash__(self) -> int:
+        return hash(("tie-free", self.turns))
+
+
 def sweep_spec(turns: int) -> Spec[bool]:
     """The literal program: ``turns`` times draw A's card then B's; fail unless A's is higher.
 
@@ -120,8 +151,10 @@ def tie_free_spec(turns: int) -> Spec[bool]:
     >>> chance(tie_free_spec(2), deck(2, 2))
     Fraction(2, 3)
     """
-    step = _Turns(turns, strict_order=False)
-    return loop((step.boxes[0], None), step)
+    if isinstance(turns, bool) or not isinstance(turns, int) or turns < 1:
+        raise InvalidArgument(f"turns must be an int >= 1, got {turns!r}")
+    step = _TieFree(turns)
+    return loop((step.first, None), step)
 
 
 def no_tie_probability(ranks: int = 13, suits: int = 4) -> Fraction:
