@@ -143,6 +143,11 @@ _GEN_CLASS = "generator of class values"
 #: tuple is ``("tuple", kinds)``.
 _NONE, _OPT, _FSET = "none", "class or None", "frozenset of class values"
 _SETLIT, _SPEC = "set display", "spec"
+#: (Loop steps) a plain value that may be a spec: what a call, an attribute or a lookup
+#: gives (drawdsl's spec makers are safe to call, and a spec the step returns is run,
+#: reading cards).  It may be used as any plain value, but never returned as the next
+#: state; what is computed from it is such a value too.
+_CALLED = "plain, maybe a spec"
 _OPTIONAL = frozenset({_NONE, _CLASS, _OPT})
 #: ``|``, ``&``, ``-``, ``^`` and their in-place forms (3.11's ``BINARY_OP`` arguments).
 _SET_OPS = frozenset({7, 1, 10, 12, 20, 14, 23, 25})
@@ -167,7 +172,7 @@ Kind = Any  # a kind name, or ("global", name) / ("method", name): plain values 
 
 def _plain(kind: Kind) -> bool:
     """Whether ``kind`` holds no class value (a tuple kind, only when none of its parts does)."""
-    if kind is _PLAIN or kind is _NONE or kind is _SPEC:
+    if kind is _PLAIN or kind is _NONE or kind is _SPEC or kind is _CALLED:
         return True
     if type(kind) is tuple:
         if kind[0] == "tuple":
@@ -245,6 +250,10 @@ def blind_map(func: Any) -> Proof | None:
     return proof
 
 
+#: How deep in tuples a first state's kinds are followed (deeper: plain).
+_DEEPEST = 8
+
+
 def _constant_kind(value: Any) -> Kind:
     """The kind of a constant in a loop step's code: ``None``, a tuple of parts, or plain
     (a constant set's items are constants, never class values)."""
@@ -256,20 +265,25 @@ def _constant_kind(value: Any) -> Kind:
     return _PLAIN
 
 
-def state_kind(state: Any) -> Kind:
+def state_kind(state: Any, items: bool = True, depth: int = 0) -> Kind:
     """The kind of a loop's first state (:func:`renaming_blind_loop`): as a constant's,
     but an exact frozenset of exact ``int`` and ``str`` items is a frozenset of class
-    values (the evaluator pins every card it holds, so a renaming it uses fixes them).
+    values: an empty one, or (``items``: on a deck of plain values, where the evaluator
+    pins every card value a state holds, so that the renamings it uses fix them) any.
+    Past a few tuples deep a value is plain (a renaming fixes it: held, it is pinned).
 
     >>> state_kind((0, None, frozenset()))
     ('tuple', ('plain', 'none', 'frozenset of class values'))
+    >>> state_kind(frozenset({2}), items=False)
+    'plain'
     """
-    if type(state) is frozenset and all(type(item) in (int, str) for item in state):
+    t = type(state)
+    if t is frozenset and (not state or items) and all(type(item) in (int, str) for item in state):
         return _FSET
-    if type(state) is tuple:
-        parts = tuple(state_kind(item) for item in state)
+    if t is tuple and depth < _DEEPEST:
+        parts = tuple(state_kind(item, items, depth + 1) for item in state)
         return _PLAIN if all(k is _PLAIN for k in parts) else ("tuple", parts)
-    return _constant_kind(state)
+    return _NONE if state is None else _PLAIN
 
 
 #: Code flags of generators and coroutines: calling their code makes an object.
@@ -313,9 +327,10 @@ def renaming_blind_loop(code: types.CodeType, position: int, start: Kind, direct
         if not nested and not any(ins.opname == "EXTENDED_ARG" for ins in instructions):
             kind = start
             for _ in range(8):  # each round joins the states returned: a few at most
-                interpreter = _Interpreter(
-                    code, instructions, params={position: kind, position + 1: _CLASS if direct else _CARD},
-                )
+                params = {position: kind, position + 1: _CLASS if direct else _CARD}
+                if position:
+                    params[0] = _CALLED  # the step's object: a spec, for all the proof knows
+                interpreter = _Interpreter(code, instructions, params=params)
                 try:
                     proof = interpreter.run()
                 except _NoProof:
@@ -343,10 +358,11 @@ def blind_loop(step: Any, state: Any) -> tuple[Proof, Any] | None:
     func, owner = found
     if func.__closure__ or (owner is not None and not _safe_owner(owner)):
         return None
-    start = state_kind(state)
     position = 0 if owner is None else 1
-    proof = renaming_blind_loop(func.__code__, position, start, True) \
-        or renaming_blind_loop(func.__code__, position, start, False)
+    # On a probed deck (a field read) the evaluator finds the classes a state holds by
+    # their names only: a first state's frozenset of plain field values must be empty.
+    proof = renaming_blind_loop(func.__code__, position, state_kind(state), True) \
+        or renaming_blind_loop(func.__code__, position, state_kind(state, items=False), False)
     if proof is None:
         return None
     given = (state, *(func.__defaults__ or ()), *(func.__kwdefaults__ or {}).values(),
@@ -373,8 +389,23 @@ def _join(a: Kind, b: Kind) -> Kind:
         parts = tuple(_join(x, y) for x, y in zip(a[1], b[1], strict=True))
         return _POISON if _POISON in parts else ("tuple", parts)
     if _plain(a) and _plain(b):
-        return _PLAIN
+        return _CALLED if _tainted(a) or _tainted(b) else _PLAIN
     return _POISON
+
+
+def _tainted(kind: Kind) -> bool:
+    """Whether a value of ``kind`` may be, or hold, a value that may be a spec."""
+    if kind is _CALLED:
+        return True
+    if type(kind) is tuple and kind[0] in ("tuple", "spec or"):
+        return any(_tainted(k) for k in (kind[1] if kind[0] == "tuple" else (kind[1],)))
+    return False
+
+
+def _taint(kind: Kind, *operands: Kind) -> Kind:
+    """``kind``, or :data:`_CALLED` when it is plain and computed from a value that may be
+    a spec (its own ``==``, ``+`` or ``[]`` may give anything)."""
+    return _CALLED if kind is _PLAIN and any(_tainted(k) for k in operands) else kind
 
 
 def _state_kind(kind: Kind) -> bool:
@@ -521,7 +552,7 @@ class _Interpreter:
                 stack.append(_CLASS)
             else:
                 need_plain(value)
-                stack.append(_PLAIN)
+                stack.append(_CALLED if self.loop else _PLAIN)
         elif op == "LOAD_METHOD":
             value = pop()
             if value is _DICT or value is _SET:
@@ -534,14 +565,18 @@ class _Interpreter:
         elif op == "CALL":
             args = [pop() for _ in range(ins.argval)][::-1]
             second, first = pop(), pop()
-            stack.append(self.call(first, second, args, self.keywords(i)))
+            kind = self.call(first, second, args, self.keywords(i))
+            if self.loop and kind is _PLAIN and second != ("global", "len"):
+                kind = _CALLED  # whatever a call gives may be a spec (len gives an int)
+            stack.append(kind)
         elif op == "CALL_FUNCTION_EX":
             parts = [pop() for _ in range(3 + (ins.argval & 1))]
             need_plain(*parts)
-            stack.append(_PLAIN)
+            stack.append(_CALLED if self.loop else _PLAIN)
         elif op == "BINARY_SUBSCR":
             key, container = pop(), pop()
-            stack.append(self.keyed(container, key))
+            kind = self.keyed(container, key)
+            stack.append(_CALLED if self.loop and kind is _PLAIN else kind)
         elif op == "STORE_SUBSCR":
             key, container, value = pop(), pop(), pop()
             need_plain(value)
@@ -564,7 +599,7 @@ class _Interpreter:
                 stack.append(_PLAIN)
             else:
                 need_plain(left, right)
-                stack.append(_PLAIN)
+                stack.append(_taint(_PLAIN, left, right))
         elif op == "BINARY_OP" and self.loop and len(stack) > 1 and stack[-2] is _FSET \
                 and stack[-1] in (_FSET, _SETLIT) and ins.arg in _SET_OPS:
             pop(), pop()
@@ -574,8 +609,9 @@ class _Interpreter:
             pop(), pop()
             stack.append(_PLAIN)  # ``x is None``: None is no class value
         elif op in ("BINARY_OP", "IS_OP"):
-            need_plain(pop(), pop())
-            stack.append(_PLAIN)
+            right, left = pop(), pop()
+            need_plain(left, right)
+            stack.append(_taint(_PLAIN, left, right) if op == "BINARY_OP" else _PLAIN)
         elif op == "GET_ITER":
             value = pop()
             if value is _CARDS:
@@ -583,10 +619,11 @@ class _Interpreter:
             else:
                 if value is not _VALUES:  # the items of a values view are plain
                     need_plain(value)
-                stack.append(_PLAIN)
+                stack.append(_taint(_PLAIN, value) if self.loop else _PLAIN)
         elif op in _UNARY:
-            need_plain(pop())
-            stack.append(_PLAIN)
+            value = pop()
+            need_plain(value)
+            stack.append(_PLAIN if op == "UNARY_NOT" else _taint(_PLAIN, value))
         elif op == "FORMAT_VALUE":
             need_plain(*[pop() for _ in range(2 if ins.arg is not None and ins.arg & 4 else 1)])
             stack.append(_PLAIN)
@@ -634,7 +671,7 @@ class _Interpreter:
                 stack.extend([_CARD] * ins.argval)
             else:
                 need_plain(value)
-                stack.extend([_PLAIN] * ins.argval)
+                stack.extend([_taint(_PLAIN, value)] * ins.argval)
         elif op == "COPY":
             if len(stack) < ins.argval:
                 raise _NoProof
@@ -672,8 +709,8 @@ class _Interpreter:
             if type(value) is tuple and value[0] == "spec or":
                 value = value[1]  # a spec (the loop ends), or a state of this kind
             if value is not _SPEC:  # a state: the next step's
-                if not _state_kind(value):
-                    raise _NoProof
+                if not _state_kind(value) or value is _CALLED:
+                    raise _NoProof  # (a value that may be a spec: the loop would run it)
                 self.returned = value if self.returned is None else _join(self.returned, value)
                 if self.returned is _POISON:
                     raise _NoProof
@@ -714,7 +751,7 @@ class _Interpreter:
             if not cards:
                 need_plain(stack[-1])
             done = (self.target(ins.argval), (tuple(local_kinds), tuple(stack[:-1])))
-            stack.append(_CARD if cards else _PLAIN)
+            stack.append(_CARD if cards else _taint(_PLAIN, stack[-1]))
             return [after(nxt), done]
         else:
             raise _NoProof

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from oracle import brute_force
 
 import drawdsl
-from drawdsl import Cards, InvalidArgument, chances, done, explain, fail, loop
+from drawdsl import Cards, InvalidArgument, chances, done, draw, draw_many, draw_until, explain, fail, loop
 from drawdsl.order_blind import MODELLED
 from drawdsl.renaming_blind import blind_loop
 
@@ -366,3 +366,101 @@ def test_generated_steps_include_proven_and_refused_ones() -> None:
     if not PROVEN:
         pytest.skip("the property test did not run in this session")
     assert any(PROVEN) and not all(PROVEN)
+
+
+# --------------------------------------------------------------------------- found by a review
+
+
+def test_a_probed_first_state_holding_field_values_is_no_proof() -> None:
+    """On a probed deck the evaluator finds the ranks a state holds by their names only:
+    a first state's plain ``2`` was not pinned, and rank 2 was drawn as the
+    representative of ranks 2, 3 and 4 (``{1: 1}``)."""
+    from drawdsl import Card
+
+    deck = Cards([Card(2, "S"), Card(2, "H"), Card(3, "S"), Card(4, "S"), Card(4, "H")])
+
+    def until_repeat_rank(seen: frozenset[int], card: Any) -> Any:
+        if card.rank in seen:
+            return done(len(seen))
+        return seen | {card.rank}
+
+    def suits(state: tuple[int, frozenset[str]], card: Any) -> Any:
+        n, seen = state
+        return done(n) if card.suit in seen else (n + 1, seen | {card.suit})
+
+    for spec in (loop(frozenset({2}), until_repeat_rank), loop((0, frozenset({"S"})), suits),
+                 loop(frozenset(), until_repeat_rank)):
+        _evaluations(spec, deck)
+    if MODELLED:
+        assert blind_loop(until_repeat_rank, frozenset({2})) is None
+        assert blind_loop(until_repeat_rank, frozenset()) is not None
+
+
+def _is_two(card: Any) -> bool:
+    return bool(card == 2)
+
+
+def then_two_more(n: int, card: Any) -> Any:
+    return draw_many(2) if n == 1 else n - 1
+
+
+def then_wait_for_two(n: int, card: Any) -> Any:
+    return draw_until(_is_two).map(len) if n == 0 else n - 1
+
+
+def _inner(state: int, card: Any) -> Any:
+    return done(state) if card == "a" or card == 1 else state + 1
+
+
+def then_inner_loop(n: int, card: Any) -> Any:
+    return loop(0, _inner) if n == 0 else n - 1
+
+
+def then_bound(n: int, card: Any) -> Any:
+    return done(0).bind(then_bound_next) if n == 0 else n - 1
+
+
+def then_bound_next(value: int) -> Any:
+    return draw()
+
+
+class SpecAttribute:
+    """A step whose next state comes from a property of its object: a spec."""
+
+    @property
+    def following(self) -> Any:
+        return draw_many(1)
+
+    def __call__(self, n: int, card: Any) -> Any:
+        return self.following if n == 0 else n - 1
+
+
+SPEC_RETURNED = {
+    "draw_many": (then_two_more, 1), "draw_until": (then_wait_for_two, 0), "loop": (then_inner_loop, 0),
+    "bind": (then_bound, 0), "property": (SpecAttribute(), 0),
+}
+
+
+@pytest.mark.parametrize("name", list(SPEC_RETURNED))
+def test_a_step_finishing_with_another_spec_is_no_proof(name: str) -> None:
+    """A step that returns a spec other than ``done``/``fail`` finishes the loop with it,
+    and that spec reads cards (the names are imported: a module is never safe to reach),
+    and that spec reads cards: what a call, an attribute or a lookup gives may be one,
+    and is never taken for the next state (these were proven, and answered wrongly)."""
+    step, state = SPEC_RETURNED[name]
+    for deck in (Cards([1, 2, 2, 3]), Cards([1, 1, 2, 3, 3]), Cards("abbc")):
+        _evaluations(loop(state, step), deck)
+    if MODELLED:
+        assert blind_loop(step, state) is None
+
+
+def test_a_deeply_nested_first_state_is_evaluated() -> None:
+    """A first state of tuples 330 deep raised RecursionError in the proof."""
+    state: Any = None
+    for _ in range(400):
+        state = (state,)
+
+    def step(state: Any, card: Any) -> Any:
+        return done(1)
+
+    assert chances(loop(state, step), Cards([1, 2, 3])) == chances(done(1), Cards([1, 2, 3]))
