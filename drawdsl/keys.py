@@ -34,11 +34,12 @@ import types
 from decimal import Decimal
 from typing import Any
 
-from drawdsl.probes import Hidden, serial
+from drawdsl.probes import NAME_TYPES, Hidden, serial
 
 __all__ = ["outcome_key", "set_layout", "strict_key"]
 
 _PLAIN = frozenset({int, str, bool, bytes, type(None)})
+_INT_NAME, _STR_NAME = NAME_TYPES
 
 
 class _Itself:
@@ -224,6 +225,10 @@ def _key(value: Any, ordered: bool, state: bool = True) -> Any:
         return (t, (frozenset(items), layout) if layout is not None else _Itself(value))
     if t is Hidden:
         return (Hidden, serial(value))
+    if t is _INT_NAME:
+        return (t, int.__int__(value))  # a name (drawdsl.probes): slotted, no == of its own
+    if t is _STR_NAME:
+        return (t, str.__str__(value))
     if t is complex:
         if value != value:
             return (complex, _Itself(value))
