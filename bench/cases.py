@@ -133,7 +133,8 @@ CASES: tuple[Case, ...] = (
         key="poker",
         title="The 10 poker hand categories (counts out of 2,598,960)",
         ours=(
-            _ours("poker.ours.split", "3 loops (ranks / straight flushes / suits) + set identities",
+            _ours("poker.ours.split", "4 loops (rank pattern / straights / one suit's straights / suits) "
+                  "+ set identities",
                   "bench.ours:poker_categories"),
             _ours("poker.ours.one", "one loop on the unmapped 52-card deck (informative)",
                   "bench.ours:poker_categories_one_spec", slow=True, target=False),

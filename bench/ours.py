@@ -10,6 +10,7 @@ reference with a relative tolerance).
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 from drawdsl import Card, Cards, chance, chances, coin, done, fail, loop, standard_deck
@@ -99,10 +100,34 @@ def _rank_shape(ranks: tuple[int, ...]) -> str:
     return "high card"
 
 
-def _shape_step(state: tuple[int, ...], rank: int) -> object:
-    """Collect the sorted rank multiset; classify it at the fifth card."""
-    ranks = tuple(sorted((*state, rank)))
-    return done(_rank_shape(ranks)) if len(ranks) == 5 else ranks
+#: (ranks seen once, twice, three times, four times) -> the category of the five ranks.
+_PATTERNS = {
+    (5, 0, 0, 0): "no pair", (3, 1, 0, 0): "one pair", (1, 2, 0, 0): "two pair",
+    (2, 0, 1, 0): "three of a kind", (0, 1, 1, 0): "full house", (1, 0, 0, 1): "four of a kind",
+}
+
+_NONE_SEEN: frozenset[int] = frozenset()
+
+
+def _multiplicity_step(
+    state: tuple[int, frozenset[int], frozenset[int], frozenset[int], frozenset[int]], rank: int,
+) -> object:
+    """State: cards drawn, and the ranks seen once, twice, three and four times; at the
+    fifth card, the pattern's category.  It only compares ranks with the ranks it keeps,
+    so its bytecode shows it blind to renamings: the evaluator keeps one state per
+    pattern (``drawdsl.renaming_blind``)."""
+    drawn, ones, twos, threes, fours = state
+    if rank in threes:
+        threes, fours = threes - {rank}, fours | {rank}
+    elif rank in twos:
+        twos, threes = twos - {rank}, threes | {rank}
+    elif rank in ones:
+        ones, twos = ones - {rank}, twos | {rank}
+    else:
+        ones = ones | {rank}
+    if drawn == 4:
+        return done(_PATTERNS[(len(ones), len(twos), len(threes), len(fours))])
+    return (drawn + 1, ones, twos, threes, fours)
 
 
 def _can_be_straight(ranks: tuple[int, ...]) -> bool:
@@ -113,50 +138,56 @@ def _can_be_straight(ranks: tuple[int, ...]) -> bool:
     return ranks[-1] - ranks[0] <= 4 or low_ace[-1] - low_ace[0] <= 4
 
 
-def _straight_flush_step(state: tuple[tuple[int, ...], str | None], card: Card) -> object:
-    """Fail at the first card that rules out a straight flush; finish with "royal" or not."""
-    ranks, suit = state
-    if suit is not None and card.suit != suit:
-        return fail()
-    ranks = tuple(sorted((*ranks, card.rank)))
+def _straight_step(ranks: tuple[int, ...], rank: int) -> object:
+    """Fail at the first rank that rules out a straight; finish with "royal" (ten to
+    ace) or "straight"."""
+    ranks = tuple(sorted((*ranks, rank)))
     if not _can_be_straight(ranks):
         return fail()
     if len(ranks) == 5:
-        return done("royal flush" if ranks[0] == 10 else "straight flush")
-    return (ranks, card.suit)
+        return done("royal" if ranks[0] == 10 else "straight")
+    return ranks
 
 
 def poker_categories() -> dict[str, Fraction]:
-    """The 10 categories from three small exact specs and exact set identities.
+    """The 10 categories from four small exact specs and exact set identities, split as
+    the icepool peer splits them.
 
-    * ``shape``: one loop on the deck mapped to ranks (state: sorted rank multiset)
-      gives the rank categories; its "straight" and "high card" still include flushes.
-    * ``sf``: one loop on the 52-card deck that fails as soon as a straight flush is
-      ruled out (so it stays tiny) splits royal / other straight flushes.
+    * ``pattern``: one loop on the deck mapped to ranks whose state is the ranks seen
+      once, twice, three and four times (no pair / one pair / ... / four of a kind).
+    * ``straights``: one loop on the same deck that fails as soon as a straight is
+      ruled out: five ranks in a row, any suits (flushes included).
+    * ``one_suit``: the same loop on the 13 ranks of one suit: the straight flushes of
+      that suit, royal or not; four suits have four times as many.
     * ``flush``: drawdsl.examples.flush() on the deck mapped to suits (flushes of all kinds).
 
-    Then flush = flush - SF, straight = straight - SF and high card = high card
-    ranks - (flush - SF), with SF = royal + other straight flushes.
+    Then flush = flush - SF, straight = straights - SF, and high card = no pair -
+    straights - flushes + SF (a hand of five ranks is a straight, a flush, both, or
+    neither), with SF = royal + other straight flushes.
     """
     deck = standard_deck()
-    shape = chances(loop((), _shape_step), deck.map(_rank))
-    sf = chances(loop(((), None), _straight_flush_step), deck)
+    ranks = deck.map(_rank)
+    pattern = chances(loop((0, _NONE_SEEN, _NONE_SEEN, _NONE_SEEN, _NONE_SEEN), _multiplicity_step), ranks)
+    straights = chance(loop((), _straight_step), ranks)
+    one_suit = chances(loop((), _straight_step), Cards(range(2, 15)))
     any_flush = chance(flush(), deck.map(_suit))
-    straight_flushes = sf.success
-    plain_flush = any_flush - straight_flushes
-    result = {
-        "royal flush": sf["royal flush"],
-        "straight flush": sf["straight flush"],
-        "four of a kind": shape["four of a kind"],
-        "full house": shape["full house"],
-        "flush": plain_flush,
-        "straight": shape["straight"] - straight_flushes,
-        "three of a kind": shape["three of a kind"],
-        "two pair": shape["two pair"],
-        "one pair": shape["one pair"],
-        "high card": shape["high card"] - plain_flush,
+    # The straight flushes of one suit among all 5-card hands: that suit's 5-card hands
+    # are C(13, 5) of the C(52, 5); four suits.
+    share = Fraction(4 * math.comb(13, 5), math.comb(52, 5))
+    royal, other = share * one_suit["royal"], share * one_suit["straight"]
+    straight_flushes = royal + other
+    return {
+        "royal flush": royal,
+        "straight flush": other,
+        "four of a kind": pattern["four of a kind"],
+        "full house": pattern["full house"],
+        "flush": any_flush - straight_flushes,
+        "straight": straights - straight_flushes,
+        "three of a kind": pattern["three of a kind"],
+        "two pair": pattern["two pair"],
+        "one pair": pattern["one pair"],
+        "high card": pattern["no pair"] - straights - any_flush + straight_flushes,
     }
-    return result
 
 
 def _hand_category(ranks: tuple[int, ...], flush_: bool) -> str:
