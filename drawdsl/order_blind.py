@@ -1303,7 +1303,10 @@ def _safe_owner(owner: Any) -> bool:
     harmless: its class's attributes (every class of its MRO but object; no metaclass,
     no ``__getattr__`` of its own) and its own attributes (``self.limit``)."""
     t = type(owner)
-    own = list(vars(owner).values()) if hasattr(owner, "__dict__") else []
+    try:
+        own = list(vars(owner).values()) if hasattr(owner, "__dict__") else []
+    except Exception:  # the object's own __getattribute__ or __dict__ raised
+        return False
     for klass in t.__mro__:
         # Every slot the class has (its descriptors), whatever `__slots__` says now.
         for descriptor in list(klass.__dict__.values()):

@@ -143,10 +143,11 @@ _GEN_CLASS = "generator of class values"
 #: tuple is ``("tuple", kinds)``.
 _NONE, _OPT, _FSET = "none", "class or None", "frozenset of class values"
 _SETLIT, _SPEC = "set display", "spec"
-#: (Loop steps) a plain value that may be a spec: what a call, an attribute or a lookup
-#: gives (drawdsl's spec makers are safe to call, and a spec the step returns is run,
-#: reading cards).  It may be used as any plain value, but never returned as the next
-#: state; what is computed from it is such a value too.
+#: (Loop steps) a plain value that may be a spec: what a call, an attribute, a lookup,
+#: an unpacking or an iteration gives (drawdsl's spec makers are safe to call, and a
+#: list or a set may hold what they made; a spec the step returns is run, reading
+#: cards).  It may be used as any plain value, but never returned as the next state;
+#: what is computed from it is such a value too.
 _CALLED = "plain, maybe a spec"
 _OPTIONAL = frozenset({_NONE, _CLASS, _OPT})
 #: ``|``, ``&``, ``-``, ``^`` and their in-place forms (3.11's ``BINARY_OP`` arguments).
@@ -566,8 +567,11 @@ class _Interpreter:
             args = [pop() for _ in range(ins.argval)][::-1]
             second, first = pop(), pop()
             kind = self.call(first, second, args, self.keywords(i))
-            if self.loop and kind is _PLAIN and second != ("global", "len"):
-                kind = _CALLED  # whatever a call gives may be a spec (len gives an int)
+            if self.loop and kind is _PLAIN:
+                if second == ("global", "len"):
+                    self.called.add("len")  # an int, when len is the builtin (checked at use)
+                else:
+                    kind = _CALLED  # whatever a call gives may be a spec
             stack.append(kind)
         elif op == "CALL_FUNCTION_EX":
             parts = [pop() for _ in range(3 + (ins.argval & 1))]
@@ -619,7 +623,7 @@ class _Interpreter:
             else:
                 if value is not _VALUES:  # the items of a values view are plain
                     need_plain(value)
-                stack.append(_taint(_PLAIN, value) if self.loop else _PLAIN)
+                stack.append(_CALLED if self.loop else _PLAIN)
         elif op in _UNARY:
             value = pop()
             need_plain(value)
@@ -671,7 +675,8 @@ class _Interpreter:
                 stack.extend([_CARD] * ins.argval)
             else:
                 need_plain(value)
-                stack.extend([_taint(_PLAIN, value)] * ins.argval)
+                # (A loop step: a list's or a set's items may be specs put in it.)
+                stack.extend([_CALLED if self.loop else _PLAIN] * ins.argval)
         elif op == "COPY":
             if len(stack) < ins.argval:
                 raise _NoProof
@@ -751,7 +756,7 @@ class _Interpreter:
             if not cards:
                 need_plain(stack[-1])
             done = (self.target(ins.argval), (tuple(local_kinds), tuple(stack[:-1])))
-            stack.append(_CARD if cards else _taint(_PLAIN, stack[-1]))
+            stack.append(_CARD if cards else _CALLED if self.loop else _PLAIN)
             return [after(nxt), done]
         else:
             raise _NoProof

@@ -464,3 +464,83 @@ def test_a_deeply_nested_first_state_is_evaluated() -> None:
         return done(1)
 
     assert chances(loop(state, step), Cards([1, 2, 3])) == chances(done(1), Cards([1, 2, 3]))
+
+
+# A module-level ``len`` that makes a spec (a second review): the step's call of ``len``
+# was taken for the builtin's int without checking the name.
+_LEN_SOURCE = """
+def len(x):
+    return draw().map(lambda c: c == 1)
+
+def step(state, card):
+    return len(0)
+"""
+
+
+def _boxed_list(state: int, card: Any) -> Any:
+    s, = [draw_many(1)]
+    return s
+
+
+def _boxed_store(state: int, card: Any) -> Any:
+    box: list[Any] = [None]
+    box[0] = draw_many(1)
+    s, = box
+    return s
+
+
+def _boxed_append(state: int, card: Any) -> Any:
+    box: list[Any] = []
+    box.append(draw_many(1))
+    for s in box:
+        return s
+    return state
+
+
+def _boxed_set(state: int, card: Any) -> Any:
+    for s in {draw_many(1)}:
+        return s
+    return state
+
+
+@pytest.mark.parametrize("step", [_boxed_list, _boxed_store, _boxed_append, _boxed_set])
+def test_a_spec_taken_out_of_a_list_or_set_is_no_state(step: Any) -> None:
+    """What is taken out of a list or a set (unpacked, iterated) may be a spec put in it:
+    these steps were proven and answered ``{(1,): 1}`` (a second review)."""
+    deck = Cards([1, 2, 3])
+    _evaluations(loop(0, step), deck)
+    if MODELLED:
+        assert blind_loop(step, 0) is None
+
+
+def test_a_rebound_len_that_makes_a_spec_is_no_proof() -> None:
+    namespace: dict[str, Any] = {"draw": draw}
+    exec(_LEN_SOURCE, namespace)
+    step = namespace["step"]
+    _evaluations(loop(0, step), Cards([1, 2, 3]))
+    if MODELLED:
+        assert blind_loop(step, 0) is None
+
+
+class _NoDict:
+    def __getattribute__(self, name: str) -> Any:
+        if name == "__dict__":
+            raise RuntimeError("no __dict__ here")
+        return object.__getattribute__(self, name)
+
+    def __call__(self, state: int, card: Any) -> Any:
+        return done(card) if state == 1 else state + 1
+
+
+class _ListDict:
+    __dict__ = property(lambda self: [1, 2])  # type: ignore[assignment]
+
+    def __call__(self, state: int, card: Any) -> Any:
+        return done(card) if state == 1 else state + 1
+
+
+@pytest.mark.parametrize("step", [_NoDict(), _ListDict()], ids=["raises", "list"])
+def test_a_step_object_whose_dict_misbehaves_is_evaluated(step: Any) -> None:
+    """The check of a step object's attributes crashed on an object whose ``__dict__``
+    raises or is not a dict (a second review): it is not shown safe, and answered."""
+    _evaluations(loop(0, step), Cards([1, 2, 3]))
