@@ -192,6 +192,8 @@ _CACHE: dict[types.CodeType, Proof | None] = {}
 def renaming_blind(code: types.CodeType) -> Proof | None:
     """The proof that a generator of ``code`` cannot see a renaming of the cards it is sent
     (see the module docstring), or None."""
+    if not _literal_constants(code):
+        return None  # (a code object rebuilt with other constants: not what a compiler makes)
     if code in _CACHE:
         return _CACHE[code]
     found = _CACHE[code] = _prove(code)
@@ -221,6 +223,8 @@ def renaming_blind_map(code: types.CodeType) -> Proof | None:
     them: it reads them as a generator reads its cards (the module docstring), and
     may also iterate, index, unpack and count the tuple, and gather class values in a
     set comprehension (``len({c.suit for c in cards})``); None when not shown."""
+    if not _literal_constants(code):
+        return None
     if code in _MAP_CACHE:
         return _MAP_CACHE[code]
     found = None
@@ -253,15 +257,37 @@ def blind_map(func: Any) -> Proof | None:
 
 #: How deep in tuples a first state's kinds are followed (deeper: plain).
 _DEEPEST = 8
+#: The types of the constants a compiler makes (a tuple or a frozenset of them too).
+_LITERALS = frozenset({type(None), bool, int, float, complex, str, bytes, type(Ellipsis), types.CodeType})
 
 
-def _constant_kind(value: Any) -> Kind:
+def _literal_constants(code: types.CodeType) -> bool:
+    """Whether every constant of ``code`` (and of the code objects among them) is of a type
+    a compiler makes, in tuples and frozensets at most 100 deep: a code object rebuilt
+    with ``code.replace`` could hold a spec, a frame reader or an unhashable value."""
+    stack = [(value, 0) for value in code.co_consts]
+    while stack:
+        value, depth = stack.pop()
+        t = type(value)
+        if t is tuple or t is frozenset:
+            if depth >= 100:
+                return False
+            stack.extend((item, depth + 1) for item in value)
+        elif t not in _LITERALS:
+            return False
+        elif t is types.CodeType:
+            stack.extend((item, depth + 1) for item in value.co_consts)
+    return True
+
+
+def _constant_kind(value: Any, depth: int = 0) -> Kind:
     """The kind of a constant in a loop step's code: ``None``, a tuple of parts, or plain
-    (a constant set's items are constants, never class values)."""
+    (a constant set's items are constants, never class values; past a few tuples deep,
+    plain)."""
     if value is None:
         return _NONE
-    if type(value) is tuple:
-        parts = tuple(_constant_kind(item) for item in value)
+    if type(value) is tuple and depth < _DEEPEST:
+        parts = tuple(_constant_kind(item, depth + 1) for item in value)
         return _PLAIN if all(k is _PLAIN for k in parts) else ("tuple", parts)
     return _PLAIN
 
@@ -317,6 +343,8 @@ def renaming_blind_loop(code: types.CodeType, position: int, start: Kind, direct
     >>> renaming_blind_loop(until_ace.__code__, 0, state_kind(frozenset()), True) is None
     True
     """
+    if not _literal_constants(code):
+        return None  # a spec or a frame reader among its constants (code.replace): no proof
     key = (code, position, start, direct)
     if key in _LOOP_CACHE:
         return _LOOP_CACHE[key]

@@ -544,3 +544,45 @@ def test_a_step_object_whose_dict_misbehaves_is_evaluated(step: Any) -> None:
     """The check of a step object's attributes crashed on an object whose ``__dict__``
     raises or is not a dict (a second review): it is not shown safe, and answered."""
     _evaluations(loop(0, step), Cards([1, 2, 3]))
+
+
+# Code objects rebuilt with other constants (a third review): a spec among the
+# constants was taken for a plain next state; a list made the code unhashable.
+
+
+def _counter(n: int, card: Any) -> Any:
+    return done(0) if n == 1 else 5
+
+
+def test_a_step_whose_constants_hold_a_spec_is_no_proof() -> None:
+    code = _counter.__code__
+    consts = tuple(draw_many(1) if c == 5 and type(c) is int else c for c in code.co_consts)
+    namespace = dict(_counter.__globals__)
+    step = type(_counter)(code.replace(co_consts=consts), namespace)
+    deck = Cards([1, 2, 2, 3])
+    _evaluations(loop(0, step), deck)
+    assert blind_loop(step, 0) is None
+
+
+def test_a_step_with_an_unhashable_constant_is_evaluated() -> None:
+    code = _counter.__code__
+    step = type(_counter)(code.replace(co_consts=(*code.co_consts, [1, 2])), dict(_counter.__globals__))
+    _evaluations(loop(0, step), Cards([1, 2, 3]))
+    assert blind_loop(step, 0) is None
+
+
+def test_a_deeply_nested_constant_is_evaluated() -> None:
+    """A 190-deep tuple literal (the parser allows it) raised RecursionError when the
+    evaluation was asked a few hundred frames deep."""
+    literal = "None"
+    for _ in range(190):
+        literal = f"({literal},)"
+    namespace: dict[str, Any] = {"done": done}
+    exec(f"def step(n, card):\n    return done(0) if n == 1 or n == {literal} else n + 1\n", namespace)
+
+    def deep(frames: int) -> Any:
+        if frames:
+            return deep(frames - 1)
+        return chances(loop(0, namespace["step"]), Cards([1, 2, 3]))
+
+    assert deep(400) == chances(done(0), Cards([1, 2, 3]))
