@@ -254,20 +254,24 @@ def name_field(token: Token) -> str | None:
     if token.name is None:
         return None
     base = type(token.members[0])
-    probe = _probe_type(base)
-    if getattr(probe, "__getattribute__", None) is not tuple.__getattribute__:
-        return None
     found = [i for i, value in enumerate(token.values) if value is token.name]
     if len(found) != 1:
         return None
     field = base._fields[found[0]]  # type: ignore[attr-defined]
+    return str(field) if _own_reader(base, field, found[0]) else None
+
+
+def _own_reader(base: type, field: str, i: int) -> bool:
+    """Whether the probe type of ``base`` reads ``field`` through its own accessor of
+    item ``i`` (no ``__getattribute__`` of the class's, no reader of another field)."""
+    probe = _probe_type(base)
+    if getattr(probe, "__getattribute__", None) is not tuple.__getattribute__:
+        return False
     reader = probe.__dict__.get(field)
     if type(reader) is not property or getattr(reader.fget, "__code__", None) is not _READ:
-        return None
+        return False
     cells: tuple[Any, ...] = getattr(reader.fget, "__closure__", None) or ()
-    if len(cells) != 1 or cells[0].cell_contents != found[0]:
-        return None  # a reader of another field
-    return str(field)
+    return len(cells) == 1 and cells[0].cell_contents == i
 
 
 _NOT_SHOWN = object()
@@ -293,16 +297,7 @@ def field_value(card: Any, field: str) -> Any:
     if field not in fields:
         return _NOT_SHOWN
     i = fields.index(field)
-    if any(j == i for j, _ in card.hidden):
-        return _NOT_SHOWN
-    probe = _probe_type(base)
-    if getattr(probe, "__getattribute__", None) is not tuple.__getattribute__:
-        return _NOT_SHOWN
-    reader = probe.__dict__.get(field)
-    if type(reader) is not property or getattr(reader.fget, "__code__", None) is not _READ:
-        return _NOT_SHOWN
-    cells: tuple[Any, ...] = getattr(reader.fget, "__closure__", None) or ()
-    if len(cells) != 1 or cells[0].cell_contents != i:
+    if any(j == i for j, _ in card.hidden) or not _own_reader(base, field, i):
         return _NOT_SHOWN
     return card.values[i]
 
