@@ -534,6 +534,11 @@ ESCALATE_AT = 500
 #: states it would keep apart until then.
 TRACE_AT = 64
 
+#: From how many distinct cards a loop's step is proven blind to renamings by its bytecode
+#: before the evaluation starts (:mod:`drawdsl.renaming_blind`); on fewer, once the frontier
+#: passes :data:`TRACE_AT` states.
+LOOP_PROOF_AT = 8
+
 
 def _check_class(
     k: Callable[[Any], Spec[Any]], members: tuple[Any, ...], child: Spec[Any], extra: int, avail: int,
@@ -724,6 +729,8 @@ def _evaluate_reduced(
         nonlocal threshold, budget, escalate, sym, traced, tried, early
         if traced:
             return None, checked  # the traced runs check the symmetry: nothing to prove
+        if loop_blind():
+            raise _Escalate  # the loop step's bytecode shows the symmetry: use it from the start
         before = {frozenset(part) for part in classes}
         if symmetric and not sym and not tried and not (checked and len(classes) < len(cards)):
             # The classes are settled: try the symmetry by traced runs first (no graph).
@@ -756,18 +763,39 @@ def _evaluate_reduced(
     def too_many(live: int, depth: int, heads: list[Any]) -> NoReturn:
         _too_many(live, depth, max_states, _diagnosis(live, heads, len(cards), distinct or len(cards), True))
 
+    # A loop whose step's bytecode may show it blind to renamings: on a deck of many kinds
+    # of card at once; on one of a few, once the frontier grows (the first proof of a
+    # step costs about half a millisecond, more than many a question on a few kinds).
+    loop_core = symmetric and len(cards) > 1 and _loop_core(spec)
+    loop_tried = blind = False
+
+    def loop_blind() -> bool:
+        """Whether (tried once) the loop step's bytecode shows the spec blind to renamings;
+        then the evaluation is symmetric on single cards from the start."""
+        nonlocal classes, checked, sym, escalate, blind, loop_tried
+        if not loop_core or loop_tried or sym:
+            return False
+        loop_tried = True
+        if not _blind_deck(spec, cards, named):
+            return False
+        classes, checked, sym, escalate, blind = singles, False, True, False, True
+        return True
+
     shaped = True  # symmetric decks as shapes (drawdsl.shapes) until a spec has none
     graph_note: str | None = None
     # A @generate spec or a mapped draw_many(n) whose bytecode shows it blind to renamings
     # (drawdsl.renaming_blind): symmetric from the start, on the classes as they are.
-    blind = symmetric and len(cards) > 1 and _blind_deck(spec, cards, named)
+    blind = symmetric and len(cards) > 1 and not loop_core and _blind_deck(spec, cards, named)
     if blind:
         classes, checked, sym, escalate = singles, False, True, False
     at_once = False  # explain: every proof before the evaluation, not when the frontier grows
     if escalate and threshold == 0:
-        escalate = False
-        prove()
         at_once = True
+        if not loop_blind():
+            escalate = False
+            prove()
+    elif len(cards) >= LOOP_PROOF_AT:
+        loop_blind()
     while True:
         if at_once and symmetric and not sym and not tried and not (checked and len(classes) < len(cards)):
             # The proofs at once (explain): where the graph proof does not show the symmetry,
@@ -830,7 +858,8 @@ def _renaming_proof(spec: Spec[Any]) -> Any:
         after.append(f.f if type(f) is _MapFn else f.predicate)  # type: ignore[attr-defined]
         spec = inner
     else:
-        if type(spec) is _Loop:
+        if type(spec) is _Loop and type(spec.step) is not _Step:  # type: ignore[attr-defined]
+            # (drawdsl's own steps hand the card to the user's function: never proven.)
             found = blind_loop(spec.step, spec.state)  # type: ignore[attr-defined]
             if found is None:
                 return None
@@ -847,6 +876,18 @@ def _renaming_proof(spec: Spec[Any]) -> Any:
     if after and not given_safe(tuple(after), tuple(ns for ns in namespaces if ns is not None)):
         return None
     return proof
+
+
+def _loop_core(spec: Spec[Any]) -> bool:
+    """Whether ``spec`` is a ``loop`` (mapped or filtered any number of times) of the kind
+    :func:`_renaming_proof` may prove by its step: not ``draw_many(n)`` mapped, which is a
+    core of its own."""
+    while type(spec) is _Bind:
+        f, inner = spec.f, spec.m  # type: ignore[attr-defined]
+        if type(f) not in (_MapFn, _WhereFn) or (type(inner) is _Loop and type(inner.step) is _Step):
+            return False
+        spec = inner
+    return type(spec) is _Loop and type(spec.step) is not _Step  # type: ignore[attr-defined]
 
 
 def _blind_deck(spec: Spec[Any], cards: tuple[Any, ...], named: Cards[Any] | None) -> bool:

@@ -586,3 +586,48 @@ def test_a_deeply_nested_constant_is_evaluated() -> None:
         return chances(loop(0, namespace["step"]), Cards([1, 2, 3]))
 
     assert deep(400) == chances(done(0), Cards([1, 2, 3]))
+
+
+@needs_model
+def test_a_loop_on_a_few_kinds_of_card_is_proven_once_its_frontier_grows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first proof of a step costs about half a millisecond: on a deck of few kinds it
+    is tried only once the frontier passes TRACE_AT states (a flush on four suits never
+    does), on a deck of many kinds before the evaluation; either way the symmetric
+    evaluation that follows runs no traced check."""
+    import drawdsl.exact as exact
+    from bench.ours import _LongestRun, _suit
+    from drawdsl import standard_deck
+    from drawdsl.examples import flush
+
+    asked: list[bool] = []
+    shaped: list[bool] = []
+    blind_deck, evaluate_shapes = exact._blind_deck, exact.evaluate_shapes
+
+    def counting(*args: Any) -> bool:
+        asked.append(blind_deck(*args))
+        return asked[-1]
+
+    def shapes(*args: Any) -> Any:
+        shaped.append(args[-1])  # traced?
+        return evaluate_shapes(*args)
+
+    monkeypatch.setattr(exact, "_blind_deck", counting)
+    monkeypatch.setattr(exact, "evaluate_shapes", shapes)
+    suits = standard_deck().map(_suit)
+    assert chance_of(flush(), suits) == Fraction(33, 16660)
+    assert asked == []  # never past TRACE_AT states: no proof tried
+    runs = loop((0, None, 0, 0), _LongestRun(13))
+    assert chances(runs, suits) == chances(runs, suits, symmetric=False)
+    assert asked == [True] and shaped == [False]
+    asked.clear()
+    shaped.clear()
+    ranks = Cards({f"r{r}": 4 for r in range(13)})
+    assert chances(loop(frozenset(), until_repeat), ranks) == chances(loop(frozenset(), until_repeat), ranks,
+                                                                       symmetric=False)
+    assert asked == [True] and shaped == [False]
+
+
+def chance_of(spec: Any, deck: Cards[Any]) -> Fraction:
+    return drawdsl.chance(spec, deck)
