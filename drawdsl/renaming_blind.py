@@ -406,12 +406,10 @@ def _join(a: Kind, b: Kind) -> Kind:
         return a
     if a in _OPTIONAL and b in _OPTIONAL:
         return _OPT
-    ends_a = a is _SPEC or (type(a) is tuple and a[0] == "spec or")
-    ends_b = b is _SPEC or (type(b) is tuple and b[0] == "spec or")
-    if ends_a or ends_b:
+    unwrapped = (_state_of(a), _state_of(b))
+    if _SPEC in (a, b) or unwrapped != (a, b):
         # A loop step's ``done(x) if ... else (n, card)``: a spec (the loop ends) or a state.
-        states = [k if k is _SPEC or not (type(k) is tuple and k[0] == "spec or") else k[1] for k in (a, b)]
-        states = [k for k in states if k is not _SPEC]
+        states = [k for k in unwrapped if k is not _SPEC]
         state = states[0] if len(states) == 1 else _join(states[0], states[1])
         return _POISON if state is _POISON or not _state_kind(state) else ("spec or", state)
     if type(a) is tuple and type(b) is tuple and a[0] == b[0] == "tuple" and len(a[1]) == len(b[1]):
@@ -420,6 +418,11 @@ def _join(a: Kind, b: Kind) -> Kind:
     if _plain(a) and _plain(b):
         return _CALLED if _tainted(a) or _tainted(b) else _PLAIN
     return _POISON
+
+
+def _state_of(kind: Kind) -> Kind:
+    """The state's kind in ``("spec or", state)`` (a spec or a state), else ``kind``."""
+    return kind[1] if type(kind) is tuple and kind[0] == "spec or" else kind
 
 
 def _tainted(kind: Kind) -> bool:
@@ -739,8 +742,7 @@ class _Interpreter:
             stack.append(_CARD)
         elif op == "RETURN_VALUE" and self.loop:
             value = pop()
-            if type(value) is tuple and value[0] == "spec or":
-                value = value[1]  # a spec (the loop ends), or a state of this kind
+            value = _state_of(value)  # a spec (the loop ends), or a state of this kind
             if value is not _SPEC:  # a state: the next step's
                 if not _state_kind(value) or value is _CALLED:
                     raise _NoProof  # (a value that may be a spec: the loop would run it)
