@@ -814,7 +814,8 @@ def _evaluate_reduced(
         try:
             if sym and shaped:
                 return evaluate_shapes(
-                    spec, lumped, max_states, max_draws, report, log.trace, too_many, _annotate, traced
+                    spec, lumped, max_states, max_draws, report, log.trace, too_many, _annotate, traced,
+                    grouped=blind,
                 )
             return _evaluate_deck(
                 spec, lumped, max_states, max_draws, sym, report,

@@ -49,7 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from drawdsl.keys import strict_key
+from drawdsl.keys import _PLAIN, strict_key
 from drawdsl.probes import NAME_TYPES, Token, _Probe, show
 from drawdsl.spec import (
     Spec,
@@ -148,6 +148,64 @@ class CardIndex:
             if i is not None:
                 found.add(i)
         return found
+
+    def held(self, value: Any) -> tuple[set[int], list[list[int]]]:
+        """:meth:`support`, and the groups of cards (indices, two or more each) that
+        :meth:`rename` can permute among themselves in any way without changing ``value``:
+        the cards held exactly once in ``value``, each as a member of the same frozenset.
+        A permutation of a group renames that frozenset to itself and touches nothing
+        else.  Cards that are themselves tuples or frozensets are never grouped.
+
+        >>> index = CardIndex(("a", "b", "c", "d"))
+        >>> index.held((frozenset({"a", "b", "c"}), "d"))[1]
+        [[0, 1, 2]]
+        >>> index.held((frozenset({"a", "b"}), "a"))  # "a" is also held elsewhere
+        ({0, 1}, [])
+        >>> index.held(frozenset({("a", 1), ("b", 1)}))[1]  # inside tuples: not members
+        []
+        """
+        if self.containers:
+            return self.support(value), []
+        index = self.index
+        named = self.named
+        home: dict[int, int] = {}  # card -> the frozenset holding it as a member (a serial; -1: not so)
+        sets = 0
+        stack: list[tuple[Any, int]] = [(value, -1)]  # (value, the frozenset it is a member of)
+        while stack:
+            x, within = stack.pop()
+            t = type(x)
+            if t is tuple:
+                stack.extend([(item, -1) for item in x])
+                continue
+            if t is frozenset:
+                sets += 1
+                for item in x:
+                    if type(item) in _PLAIN and not named:  # (the common case, inline)
+                        i = index.get((type(item), item))  # (strict_key's key of a plain value)
+                        if i is not None:
+                            home[i] = sets if i not in home else -1
+                    else:
+                        stack.append((item, sets))
+                continue
+            if named and t in NAME_TYPES:
+                i = named.get(strict_key(x))
+            elif named and issubclass(t, _Probe):
+                stack.extend([(item, -1) for item in tuple.__iter__(x)])
+                continue
+            elif t in _PLAIN:
+                i = index.get((t, x))
+            else:
+                try:
+                    i = index.get(strict_key(x))
+                except TypeError:
+                    continue
+            if i is not None:
+                home[i] = within if i not in home else -1
+        groups: dict[int, list[int]] = {}
+        for i, within in home.items():
+            if within >= 0:
+                groups.setdefault(within, []).append(i)
+        return set(home), sorted(sorted(group) for group in groups.values() if len(group) > 1)
 
     def rename(self, value: Any, perm: Sequence[int]) -> Any:
         """``value`` with every card ``i`` it holds replaced by card ``perm[i]`` (``value``

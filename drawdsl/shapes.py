@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 from typing import Any, NoReturn
 
 from drawdsl.atoms import Tracer, Untraced
@@ -51,18 +52,54 @@ class Unshaped(Exception):
 class _Head:
     """A draw at the head of some states, with its pinned cards and its first free card."""
 
-    __slots__ = ("draw", "pins", "where", "first_free", "verified")
+    __slots__ = ("draw", "pins", "where", "first_free", "verified", "groups", "positions")
 
-    def __init__(self, draw: _Draw[Any], pins: tuple[int, ...], size: int) -> None:
+    def __init__(self, draw: _Draw[Any], size: int, top: int, index: CardIndex, grouped: bool) -> None:
         self.draw = draw
-        self.pins = pins
+        held, groups = _held(draw, index) if grouped else (head_support(draw, index), [])
+        self.pins = pins = tuple(sorted(held))
         #: Card index -> its position in the shape.
         self.where = {card: i for i, card in enumerate(pins)}
-        held = set(pins)
         self.first_free = next((i for i in range(size) if i not in held), -1)
         #: The pinned cards whose draw a traced run has shown equivariant, with the cards
         #: then available (see _covered).
         self.verified: list[tuple[int, int]] = []
+        #: Positions of pinned cards the state holds interchangeably (see _held),
+        #: drawn as one while their draw ends the path; the other positions, drawn one by one.
+        self.groups = [tuple(map(self.where.__getitem__, group)) for group in groups]
+        together = {i for group in self.groups for i in group}
+        self.positions = tuple(i for i in range(len(pins) + top) if i not in together)
+
+    def ungroup(self, group: tuple[int, ...]) -> None:
+        """Draw the pinned cards of ``group`` one by one from now on."""
+        self.groups.remove(group)
+        self.positions = tuple(sorted(self.positions + group))
+
+
+def _held(draw: _Draw[Any], index: CardIndex) -> tuple[set[int], list[list[int]]]:
+    """The cards ``draw`` holds (:func:`~drawdsl.reductions.head_support`) and, in a
+    loop's state, the groups of them it holds interchangeably: any permutation of a
+    group leaves the state as it is (:meth:`~drawdsl.reductions.CardIndex.held`).
+
+    For such cards ``c`` and ``d``, drawing ``d`` at the state ``s`` is drawing ``g c`` at
+    ``g s`` for the swap ``g`` of the two, so a spec blind to renamings does there what
+    it does with ``c``, renamed by ``g``.  When that ends the path (a finished value,
+    which holds no card under a proven symmetry, or a failure), it is the same for
+    every card of the group: one transition,
+    weighted by the group's copies left.  Until a rank repeats, a state holding ``k``
+    ranks then costs two transitions, not ``k + 1``.
+
+    ``g s`` equals ``s`` as a set, but its table may list the members in another order,
+    which code iterating the set could see (the evaluator keeps such states apart).  So
+    this is used only where the step's bytecode is proven blind to renamings
+    (:mod:`drawdsl.renaming_blind`), which refuses any iteration of a set of cards; not
+    where a traced run or the state graph shows the symmetry, which compare states by
+    their order too.
+    """
+    key = draw.key
+    if type(key) is tuple and len(key) == 2 and key[0] == "loop" and type(key[1]) is _Loop:
+        return index.held(key[1].state)
+    return head_support(draw, index), []
 
 
 #: Pinned cards whose draw was shown equivariant that :func:`_covered` tries a swap with.
@@ -179,6 +216,42 @@ def _build(released: tuple[int, ...], drawn: int, insert_at: int, p: int) -> Bui
     return general
 
 
+def _draw_groups(
+    parent: _Head, shape: tuple[int, ...], weight: int, row: list[tuple[int, Any, Any] | None],
+    end: dict[Any, list[Any]], outcomes: Outcomes, depth: int, left: int,
+    transition: Callable[[int], tuple[int, Any, Any]],
+) -> int:
+    """Draw each group of interchangeable pinned cards of ``parent`` (see
+    :func:`_held`) at one of its states as one card, when that ends the path;
+    a group whose draw goes on is drawn one by one from now on (:meth:`_Head.ungroup`).
+    Returns the weight that failed."""
+    failed = 0
+    for group in tuple(parent.groups):
+        total = 0
+        at = -1
+        for i in group:
+            if shape[i]:
+                total += shape[i]
+                if at < 0:
+                    at = i
+        if not total:
+            continue
+        move = row[at]
+        if move is None:
+            move = row[at] = transition(parent.pins[at])
+        rule, _, how = move
+        if rule == _ON:
+            parent.ungroup(group)  # its cards are drawn one by one, with the other positions
+        elif rule == _DONE:
+            record(how, weight * total, end)
+        elif rule == _FAILS:
+            failed += weight * total
+        else:  # _REST: it fails after reading `how` more cards
+            deeper = depth + how
+            outcomes.at(deeper)[1][deeper] += weight * total * math.perm(left, how)
+    return failed
+
+
 def evaluate_shapes(
     spec: Spec[Any],
     deck: Cards[Any],
@@ -189,6 +262,7 @@ def evaluate_shapes(
     too_many: Callable[[int, int, list[Any]], NoReturn] | None = None,
     annotate: Callable[[Exception, int, Any], None] | None = None,
     traced: bool = False,
+    grouped: bool = False,
 ) -> Distribution[Any]:
     """Depth-by-depth evaluation over shapes, for a spec proven blind to renamings.
 
@@ -198,7 +272,10 @@ def evaluate_shapes(
     from.  Raises :class:`Unshaped` when a spec holds a card it neither held nor drew.
     When ``traced``, the symmetry is not proven yet: every transition is checked by a
     traced run (:class:`~drawdsl.atoms.Tracer`), which raises
-    :class:`~drawdsl.atoms.Untraced` when it does not show it.
+    :class:`~drawdsl.atoms.Untraced` when it does not show it.  When ``grouped`` (the
+    symmetry shown by the step's bytecode, which never sees a set's order), the pinned
+    cards a loop state holds interchangeably are drawn as one where that ends the path
+    (see :func:`_held`).
     """
     cards = deck.distinct()
     size = len(cards)
@@ -215,14 +292,14 @@ def evaluate_shapes(
         hid = into_ids.get(head)
         if hid is None:
             hid = into_ids[head] = len(into_heads)
-            into_heads.append(_Head(head, tuple(sorted(head_support(head, index))), size))
+            into_heads.append(_Head(head, size, top, index, grouped))
         return hid
 
     current: list[Any] = [None]
 
     def transition(
-        parent: _Head, anys: int, drawn: int, avail: int,
-        new: dict[tuple[int, int], Group], new_heads: list[_Head], new_ids: dict[_Draw[Any], int],
+        parent: _Head, anys: int, avail: int,
+        new: dict[tuple[int, int], Group], new_heads: list[_Head], new_ids: dict[_Draw[Any], int], drawn: int,
     ) -> tuple[int, Any, Any]:
         """What drawing card ``drawn`` does to ``parent``'s states: (rule, group, extra)."""
         k = parent.draw.k
@@ -290,7 +367,12 @@ def evaluate_shapes(
                 # The transition of each pinned card (by position), then the free one's.
                 row: list[tuple[int, Any, Any] | None] = [None] * (p + 1)
                 for shape, weight in states.items():
-                    for i in range(p + top):
+                    if parent.groups:
+                        draw_one = partial(transition, parent, anys, left - anys, new, new_heads, new_ids)
+                        failed += _draw_groups(
+                            parent, shape, weight, row, end, outcomes, depth, left, draw_one
+                        )
+                    for i in parent.positions:
                         count = shape[i]
                         if not count:
                             continue
@@ -303,7 +385,7 @@ def evaluate_shapes(
                         if move is None:
                             drawn = pins[i] if i < p else parent.first_free
                             move = row[at] = transition(
-                                parent, anys, drawn, left - anys, new, new_heads, new_ids
+                                parent, anys, left - anys, new, new_heads, new_ids, drawn
                             )
                         rule, into, how = move
                         if rule == _ON:

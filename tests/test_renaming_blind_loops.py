@@ -632,9 +632,9 @@ def test_a_loop_on_a_few_kinds_of_card_is_proven_once_its_frontier_grows(
         asked.append(blind_deck(*args))
         return asked[-1]
 
-    def shapes(*args: Any) -> Any:
+    def shapes(*args: Any, **kwargs: Any) -> Any:
         shaped.append(args[-1])  # traced?
-        return evaluate_shapes(*args)
+        return evaluate_shapes(*args, **kwargs)
 
     monkeypatch.setattr(exact, "_blind_deck", counting)
     monkeypatch.setattr(exact, "evaluate_shapes", shapes)

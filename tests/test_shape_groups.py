@@ -1,0 +1,201 @@
+"""Pinned cards a loop state holds interchangeably are drawn as one (drawdsl/shapes.py).
+
+When a loop's state holds some cards exactly once each, all as members of one
+frozenset (the ranks seen so far), any permutation of them leaves the state as it
+is, so a spec blind to renamings does the same with each of them, renamed.  When
+that draw ends the path (a value without cards, a failure, reading the rest), the
+shapes evaluator makes one transition for the group, weighted by its copies left.
+These tests check the groups themselves (:meth:`CardIndex.held`: every permutation
+of a group leaves the state unchanged) and the answers (brute force, per-card
+counts, no merging) on loops whose pinned draws finish, fail, read the rest, go on
+(the group is then drawn card by card), or finish with a card.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import brute_force
+
+import drawdsl.exact as exact
+import drawdsl.reductions as reductions
+from drawdsl import Cards, Spec, chances, done, draw_many, fail, loop
+from drawdsl.exact import _evaluate_deck
+from drawdsl.keys import outcome_key
+from drawdsl.reductions import CardIndex, prove_symmetry
+from drawdsl.shapes import Unshaped, evaluate_shapes
+
+CARDS = ("a", "b", "c", "d", 1, 2)
+
+# --------------------------------------------------------------------------- the groups
+
+leaves = st.sampled_from([*CARDS, "x", 7, True, 1.0, None])
+states = st.recursive(
+    leaves,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4).map(tuple),
+        st.frozensets(st.sampled_from([*CARDS, "x", 7]), max_size=5),
+        st.frozensets(inner, max_size=4),
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(states)
+def test_every_permutation_of_a_group_leaves_the_state_as_it_is(state: Any) -> None:
+    index = CardIndex(CARDS)
+    found, groups = index.held(state)
+    assert found == index.support(state)
+    for group in groups:
+        assert len(group) >= 2 and set(group) <= found
+        for order in itertools.permutations(group):
+            perm = list(range(len(CARDS)))
+            for i, j in zip(group, order, strict=True):
+                perm[i] = j
+            renamed = index.rename(state, perm)
+            # Equal as values, and so as outcomes (a set's table may list them in another order).
+            assert outcome_key(renamed) == outcome_key(state), (state, group, order)
+
+
+def test_groups_are_cards_held_once_as_members_of_one_set() -> None:
+    index = CardIndex(CARDS)
+    a, b, c, d = range(4)
+    assert index.held(frozenset({"a", "b", "c"}))[1] == [[a, b, c]]
+    assert index.held((frozenset({"a", "b"}), frozenset({"c", "d"})))[1] == [[a, b], [c, d]]
+    assert index.held((frozenset({"a", "b", "c"}), "a"))[1] == [[b, c]]  # "a" is held twice
+    assert index.held(frozenset({"a", ("b",), "c"}))[1] == [[a, c]]  # "b" is inside a tuple
+    assert index.held((frozenset({"a"}), frozenset({"b"})))[1] == []  # one card per set
+    assert index.held(("a", "b", "c"))[1] == []  # a tuple's order is seen
+    assert index.held(frozenset({frozenset({"a", "b"}), frozenset({"c", "d"})}))[1] == [[a, b], [c, d]]
+
+
+def test_cards_that_are_tuples_are_never_grouped() -> None:
+    index = CardIndex((("a",), ("b",), "c"))
+    assert index.held(frozenset({("a",), ("b",)})) == ({0, 1}, [])
+
+
+# --------------------------------------------------------------------------- the answers
+
+
+class SeenLoop:
+    """Draw up to ``limit`` cards keeping the ranks seen in a frozenset (and, when
+    ``last``, the last card too, which then is held twice); what a repeat does is
+    ``repeat``: finish with a count, fail, read the rest of the deck, go on (the
+    state unchanged, or without the card), or finish with the card itself."""
+
+    def __init__(self, limit: int, repeat: str, last: bool) -> None:
+        self.limit, self.repeat, self.last = limit, repeat, last
+
+    def __call__(self, state: tuple[int, frozenset[Any], Any], card: Any) -> Any:
+        drawn, seen, _ = state
+        drawn += 1
+        if card in seen:
+            if self.repeat == "count":
+                return done(drawn)
+            if self.repeat == "fail":
+                return fail()
+            if self.repeat == "rest":
+                return draw_many(99).then(done(0))
+            if self.repeat == "card":
+                return done(card)
+            if self.repeat == "drop":
+                seen = seen - {card}
+        else:
+            seen = seen | {card}
+        if drawn == self.limit:
+            return done(len(seen))
+        return (drawn, seen, card if self.last else None)
+
+    def __repr__(self) -> str:
+        return f"SeenLoop({self.limit}, {self.repeat!r}, {self.last})"
+
+
+seen_loops = st.builds(
+    lambda limit, repeat, last: loop((0, frozenset(), None), SeenLoop(limit, repeat, last)),
+    st.integers(1, 6), st.sampled_from(["count", "fail", "rest", "on", "drop", "card"]), st.booleans(),
+)
+decks = st.lists(st.integers(1, 3), min_size=2, max_size=4).map(
+    lambda counts: Cards({chr(ord("a") + i): c for i, c in enumerate(counts)})
+)
+
+
+@contextlib.contextmanager
+def routes(**values: int) -> Iterator[None]:
+    """drawdsl.exact's thresholds set to ``values`` for the block."""
+    before = {name: getattr(exact, name) for name in values}
+    for name, value in values.items():
+        setattr(exact, name, value)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            setattr(exact, name, value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seen_loops, decks)
+def test_grouped_draws_agree_with_per_card_counts_and_brute_force(spec: Spec[Any], deck: Cards[str]) -> None:
+    truth = brute_force(spec, deck)
+    assert chances(spec, deck, merge=False) == truth
+    if prove_symmetry(spec, deck.distinct(), len(deck)).proven:
+        for grouped in (False, True):
+            with contextlib.suppress(Unshaped):
+                assert evaluate_shapes(spec, deck, 10**6, len(deck), grouped=grouped) == truth
+        assert _evaluate_deck(spec, deck, 10**6, len(deck), True, None) == truth
+    # Every route to the symmetry: the bytecode proof up front, traced runs at once.
+    with routes(LOOP_PROOF_AT=2):
+        assert chances(spec, deck) == truth
+    with routes(LOOP_PROOF_AT=99, TRACE_AT=1):
+        assert chances(spec, deck) == truth
+
+
+class Counted:
+    """A step that counts its calls."""
+
+    def __init__(self, step: Any) -> None:
+        self.step, self.calls = step, 0
+
+    def __call__(self, state: Any, card: Any) -> Any:
+        self.calls += 1
+        return self.step(state, card)
+
+
+def _until_repeat(seen: frozenset[Any], card: Any) -> Any:
+    return done(len(seen) + 1) if card in seen else seen | {card}
+
+
+def test_until_a_rank_repeats_draws_the_ranks_seen_as_one() -> None:
+    """Each state holds its ranks as one group: two step calls a draw, not one per rank."""
+    deck = Cards({f"r{i}": 4 for i in range(20)})
+    step = Counted(_until_repeat)
+    dist = evaluate_shapes(loop(frozenset(), step), deck, 10**6, len(deck), grouped=True)
+    assert step.calls <= 2 * 21
+    alone = Counted(_until_repeat)
+    assert dist == evaluate_shapes(loop(frozenset(), alone), deck, 10**6, len(deck))
+    assert alone.calls > 20 * 19 / 2
+    assert dist == _evaluate_deck(loop(frozenset(), _until_repeat), deck, 10**6, len(deck), True, None)
+
+
+def test_chances_draws_the_ranks_seen_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """chances() groups them: the step's bytecode is proven blind to renamings."""
+    deck = Cards({f"r{i}": 4 for i in range(20)})
+    spec = loop(frozenset(), _until_repeat)
+    calls = []
+    normal = reductions.normal
+
+    def counted(*args: Any) -> Any:
+        calls.append(args)
+        return normal(*args)
+
+    monkeypatch.setattr("drawdsl.shapes.normal", counted)
+    assert chances(spec, deck) == _evaluate_deck(spec, deck, 10**6, len(deck), True, None)
+    assert 20 < len(calls) <= 2 * 21 + 1
+    small = Cards({f"r{i}": 2 for i in range(4)})
+    assert chances(spec, small) == brute_force(spec, small)
