@@ -227,15 +227,10 @@ def _draw_groups(
     Returns the weight that failed."""
     failed = 0
     for group in tuple(parent.groups):
-        total = 0
-        at = -1
-        for i in group:
-            if shape[i]:
-                total += shape[i]
-                if at < 0:
-                    at = i
+        total = sum(map(shape.__getitem__, group))
         if not total:
             continue
+        at = group[0] if shape[group[0]] else next(i for i in group if shape[i])
         move = row[at]
         if move is None:
             move = row[at] = transition(parent.pins[at])
