@@ -21,3 +21,18 @@ def eager_proofs() -> Iterator[None]:
         yield
     finally:
         drawdsl.exact.ESCALATE_AT = old
+
+
+@contextmanager
+def routes(**values: int) -> Iterator[None]:
+    """drawdsl.exact's thresholds set to ``values`` for the block (``LOOP_PROOF_AT=2``:
+    the loop proof tried up front on small decks; ``LOOP_PROOF_AT=99, TRACE_AT=1``:
+    traced runs at once)."""
+    before = {name: getattr(drawdsl.exact, name) for name in values}
+    for name, value in values.items():
+        setattr(drawdsl.exact, name, value)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            setattr(drawdsl.exact, name, value)

@@ -13,13 +13,12 @@ frame reader within reach) get no proof and still the right answer; generated st
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
 import pytest
+from eager import routes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import brute_force
@@ -362,25 +361,10 @@ def test_generated_steps_agree_with_brute_force(case: tuple[str, Any, Cards[Any]
     assert chances(spec, deck, merge=False, lump=False, symmetric=False, probe=False) == truth, source
     # The decks here are too small for chances() to try the proof (fewer than
     # LOOP_PROOF_AT kinds, never TRACE_AT states): both routes to it, forced.
-    with _routes(LOOP_PROOF_AT=2):
+    with routes(LOOP_PROOF_AT=2):
         assert chances(spec, deck) == truth, source
-    with _routes(LOOP_PROOF_AT=99, TRACE_AT=1):
+    with routes(LOOP_PROOF_AT=99, TRACE_AT=1):
         assert chances(spec, deck) == truth, source
-
-
-@contextlib.contextmanager
-def _routes(**values: int) -> Iterator[None]:
-    """drawdsl.exact's thresholds set to ``values`` for the block."""
-    import drawdsl.exact as exact
-
-    before = {name: getattr(exact, name) for name in values}
-    for name, value in values.items():
-        setattr(exact, name, value)
-    try:
-        yield
-    finally:
-        for name, value in before.items():
-            setattr(exact, name, value)
 
 
 @needs_model

@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from eager import routes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import brute_force
 
-import drawdsl.exact as exact
 import drawdsl.reductions as reductions
 from drawdsl import Cards, Spec, chances, done, draw_many, fail, loop
 from drawdsl.exact import _evaluate_deck
@@ -189,19 +188,6 @@ seen_loops = st.builds(
 decks = st.lists(st.integers(1, 3), min_size=2, max_size=4).map(
     lambda counts: Cards({chr(ord("a") + i): c for i, c in enumerate(counts)})
 )
-
-
-@contextlib.contextmanager
-def routes(**values: int) -> Iterator[None]:
-    """drawdsl.exact's thresholds set to ``values`` for the block."""
-    before = {name: getattr(exact, name) for name in values}
-    for name, value in values.items():
-        setattr(exact, name, value)
-    try:
-        yield
-    finally:
-        for name, value in before.items():
-            setattr(exact, name, value)
 
 
 @pytest.mark.parametrize("kind", [*PROVEN, SeenRest, SeenCard])
