@@ -85,9 +85,9 @@ def _held(draw: _Draw[Any], index: CardIndex) -> tuple[set[int], list[list[int]]
     ``g s`` for the swap ``g`` of the two, so a spec blind to renamings does there what
     it does with ``c``, renamed by ``g``.  When that ends the path (a finished value,
     which holds no card under a proven symmetry, or a failure), it is the same for
-    every card of the group: one transition,
-    weighted by the group's copies left.  Until a rank repeats, a state holding ``k``
-    ranks then costs two transitions, not ``k + 1``.
+    every card of the group: one transition, weighted by the group's copies left.
+    Until a rank repeats, a state holding ``k`` ranks then costs two transitions, not
+    ``k + 1``.
 
     ``g s`` equals ``s`` as a set, but its table may list the members in another order,
     which code iterating the set could see (the evaluator keeps such states apart).  So
