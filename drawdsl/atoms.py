@@ -84,7 +84,7 @@ from typing import Any, TypeVar
 
 from drawdsl.keys import strict_key
 from drawdsl.lookups import looks_up, makes_sets, prepare, set_maker
-from drawdsl.order_blind import constant_strings, hash_blind_step, hash_fields
+from drawdsl.order_blind import code_instructions, constant_strings, hash_blind_step, hash_fields
 from drawdsl.own_code import codes_of, frozen_codes, functions_named, globals_of
 from drawdsl.probes import NAME_TYPES, Hidden, Seen, Token, Watch, _hidden, _Probe, name_field, show
 from drawdsl.reductions import CardIndex, head_support, normal, rename_spec
@@ -386,7 +386,7 @@ def _callee(code: types.CodeType, lasti: int) -> str | types.CodeType | None:
     trace = sys.gettrace()
     sys.settrace(None)
     try:
-        instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+        instructions = code_instructions(code)
     finally:
         sys.settrace(trace)
     # (A frame in a call shows the last of the call's inline caches as its last instruction.)

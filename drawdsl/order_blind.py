@@ -132,6 +132,24 @@ _KEY_TYPES = frozenset({int, str, bytes, *NAME_TYPES})
 _VALUE_TYPES = _KEY_TYPES | {bool}
 
 
+_DECODED: dict[int, tuple[types.CodeType, tuple[dis.Instruction, ...]]] = {}
+
+
+def code_instructions(code: types.CodeType) -> list[dis.Instruction]:
+    """The instructions of ``code`` but its CACHE entries, decoded once per code object
+    (the bytecode proofs read a step's code several times, and decoding a short step
+    takes about 60 µs); a fresh list each call.  Cached by identity, the code kept
+    alive meanwhile (a code object rebuilt with an unhashable constant cannot be hashed).
+    """
+    hit = _DECODED.get(id(code))
+    if hit is None or hit[0] is not code:
+        if len(_DECODED) >= 1024:
+            _DECODED.clear()
+        decoded = tuple(ins for ins in dis.get_instructions(code) if ins.opname != "CACHE")
+        hit = _DECODED[id(code)] = (code, decoded)
+    return list(hit[1])
+
+
 @dataclass(frozen=True)
 class Blind:
     """The locals of one code object whose dict order is never observed.
@@ -170,7 +188,7 @@ def _prove(code: types.CodeType) -> Blind:
     n_args = code.co_argcount + code.co_kwonlyargcount
     n_args += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)  # *args, **kwargs
     params = set(code.co_varnames[:n_args])
-    instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+    instructions = code_instructions(code)
     loaded = _globals_loaded(code)
     stored = {ins.argval for ins in instructions if ins.opname == "STORE_FAST"}
     names: set[str] = set()
@@ -510,7 +528,7 @@ def why_ordered(code: types.CodeType) -> dict[str, str]:
     >>> why_ordered(peeks.__code__)
     {'seen': 'line 5: it (or a view of it) is passed to a function that may read it in order'}
     """
-    instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+    instructions = code_instructions(code)
     dicts = []
     for i, ins in enumerate(instructions):
         if ins.opname == "STORE_FAST" and ins.argval not in dicts:
@@ -1139,7 +1157,7 @@ def _prove_step(code: types.CodeType, position: int = 0, hashing: bool = False) 
         return None
     param = code.co_varnames[position]
     card = code.co_varnames[position + 1] if hashing else None
-    instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+    instructions = code_instructions(code)
     whole = True
     if hashing:
         if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):

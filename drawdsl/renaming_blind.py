@@ -99,6 +99,7 @@ from drawdsl.order_blind import (
     _code_ok,
     _safe_owner,
     _step_function,
+    code_instructions,
     names_mean,
     reaches_no_frame,
 )
@@ -205,7 +206,7 @@ def _prove(code: types.CodeType) -> Proof | None:
         return None
     if not code.co_flags & 0x20:  # CO_GENERATOR
         return None
-    instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+    instructions = code_instructions(code)
     if any(ins.opname == "EXTENDED_ARG" for ins in instructions):
         return None
     try:
@@ -230,7 +231,7 @@ def renaming_blind_map(code: types.CodeType) -> Proof | None:
     found = None
     if MODELLED and not code.co_cellvars and not code.co_freevars and _code_ok(code) \
             and not code.co_flags & 0xA0 and code.co_argcount >= 1:  # not a generator or coroutine
-        instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+        instructions = code_instructions(code)
         nested = [c for c in code.co_consts if type(c) is types.CodeType]
         if not any(ins.opname == "EXTENDED_ARG" for c in (code, *nested) for ins in dis.get_instructions(c)):
             try:
@@ -351,7 +352,7 @@ def renaming_blind_loop(code: types.CodeType, position: int, start: Kind, direct
     found = None
     if MODELLED and not code.co_cellvars and not code.co_freevars and _code_ok(code) \
             and not code.co_flags & _NOT_A_FUNCTION and code.co_argcount >= position + 2:
-        instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+        instructions = code_instructions(code)
         nested = [c for c in code.co_consts if type(c) is types.CodeType]
         if not nested and not any(ins.opname == "EXTENDED_ARG" for ins in instructions):
             kind = start
@@ -799,7 +800,7 @@ class _Interpreter:
         code proven here too): a set of class values, a generator of them, or plain."""
         if code.co_cellvars or code.co_freevars:
             raise _NoProof
-        instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+        instructions = code_instructions(code)
         expression = code.co_name == "<genexpr>"
         inner = _Interpreter(code, instructions, first=_CARDS_ITER, returns=not expression, yields=expression)
         inner.run()

@@ -80,7 +80,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from drawdsl.order_blind import MODELLED, _code_ok, reaches_no_frame
+from drawdsl.order_blind import MODELLED, _code_ok, code_instructions, reaches_no_frame
 from drawdsl.probes import field_value
 
 #: The plain types whose comparisons run no code of the spec's.
@@ -129,7 +129,7 @@ def _plain_constant(value: Any) -> bool:
 def _prove(code: types.CodeType, lasti: int) -> Views | None:
     if not MODELLED or code.co_cellvars or code.co_freevars or not _code_ok(code):
         return None
-    instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+    instructions = code_instructions(code)
     if any(ins.opname == "EXTENDED_ARG" for ins in instructions):
         return None
     at = next((i for i, ins in enumerate(instructions) if ins.offset == lasti), None)
