@@ -256,3 +256,23 @@ def test_chances_draws_the_ranks_seen_as_one(monkeypatch: pytest.MonkeyPatch) ->
     assert 20 < len(calls) <= 2 * 21 + 1
     small = Cards({f"r{i}": 2 for i in range(4)})
     assert chances(spec, small) == brute_force(spec, small)
+
+
+def test_names_of_probed_classes_are_grouped_as_their_cards() -> None:
+    """On the standard deck read by rank, the classes hand their ranks as names: a set of
+    names is a group of those classes, and a name also held in a probe card is not."""
+    from drawdsl import standard_deck
+    from drawdsl.probes import ProbePlan
+
+    plan = ProbePlan.of(standard_deck())
+    assert plan is not None
+    tokens = plan.deck(frozenset({"rank"}), names=True)[0].distinct()
+    index = CardIndex(tokens)
+    names = [token.name for token in tokens]
+    held, groups = index.held((frozenset(names[:4]), 7))
+    assert held == {0, 1, 2, 3} and groups == [[0, 1, 2, 3]]
+    for order in itertools.permutations(range(4)):
+        perm = [*order, *range(4, len(tokens))]
+        assert outcome_key(index.rename(frozenset(names[:4]), perm)) == outcome_key(frozenset(names[:4]))
+    probe = tokens[0].show()  # a probe card holding the first class's name
+    assert index.held((frozenset(names[:3]), probe)) == ({0, 1, 2}, [[1, 2]])
