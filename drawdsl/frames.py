@@ -52,7 +52,7 @@ from drawdsl.order_blind import blind_dicts, distinct_keys, given_safe, unordere
 from drawdsl.probes import NAME_TYPES, Hidden, serial
 from drawdsl.renaming_blind import unordered_sets
 
-__all__ = ["FRAME_KEYS", "frame_key"]
+__all__ = ["FRAME_KEYS", "frame_key", "frame_parts"]
 
 _ATOMS = (int, str, bytes, bool, float, complex, type(None))
 #: Values keyed as ``(type, value)``, as :func:`~drawdsl.keys.strict_key` keys them
@@ -265,6 +265,56 @@ def frame_key(gen: Any, given: tuple[Any, ...] = ()) -> Any:
         else:
             frozen.append(_freeze(value, memo, keep))
     return (_Same(code), lasti, bound, tuple(frozen))
+
+
+def frame_parts(key: Any) -> tuple[list[frozenset[Any]], list[Any], bool] | None:
+    """What a :func:`frame_key` holds, read through: the items of each set the code never
+    iterates (``(type, value)`` pairs, as the key keeps them), every other plain value
+    it keeps (the same pairs: locals, dict keys and values), and whether it also holds
+    ``range`` iterators (ints it does not list).  None when the key holds anything else
+    (a value keyed by identity, another iterator, a float, a container of its own):
+    what that holds is not known.
+
+    >>> from drawdsl import draw
+    >>> def gen():
+    ...     seen, drawn = set(), 0
+    ...     while True:
+    ...         card = yield draw()
+    ...         seen.add(card)
+    ...         drawn += 1
+    >>> g = gen(); _ = g.send(None); _ = g.send("a"); _ = g.send("b")
+    >>> sets, others, ranges = frame_parts(frame_key(g))
+    >>> sorted(sets[0]), others, ranges
+    ([(<class 'str'>, 'a'), (<class 'str'>, 'b')], [(<class 'int'>, 2)], False)
+    """
+    if type(key) is not tuple or len(key) != 4 or type(key[0]) is not _Same or type(key[3]) is not tuple:
+        return None
+    sets: list[frozenset[Any]] = []
+    others: list[Any] = []
+    ranges = False
+    plain = _PLAIN
+
+    def is_plain(pair: Any) -> bool:
+        return type(pair) is tuple and len(pair) == 2 and pair[0] in plain and type(pair[1]) is pair[0]
+
+    for part in key[3]:
+        if part == "dead":
+            continue
+        if is_plain(part):
+            others.append(part)
+        elif type(part) is tuple and len(part) == 2 and part[0] == "unordered set" \
+                and type(part[1]) is frozenset and all(map(is_plain, part[1])):
+            sets.append(part[1])
+        elif type(part) is tuple and len(part) == 3 and part[0] == "unordered" \
+                and type(part[2]) is frozenset \
+                and all(type(item) is tuple and len(item) == 2 and is_plain(item[0]) and is_plain(item[1])
+                        for item in part[2]):
+            others.extend(pair for item in part[2] for pair in item)
+        elif type(part) is tuple and len(part) == 3 and part[0] == "iter" and part[1] in _PLAIN_ITERATORS:
+            ranges = True  # a ``for`` over a range (its key holds the range and the position)
+        else:
+            return None
+    return sets, others, ranges
 
 
 def _self_check() -> bool:

@@ -49,8 +49,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from drawdsl.frames import frame_parts
 from drawdsl.keys import _PLAIN, strict_key
-from drawdsl.probes import NAME_TYPES, Token, _Probe, show
+from drawdsl.probes import NAME_TYPES, Hidden, Token, _Probe, show
 from drawdsl.spec import (
     Spec,
     _Any,
@@ -134,13 +135,15 @@ class CardIndex:
                 continue
             if named:
                 if t in NAME_TYPES:
-                    i = named.get(strict_key(x))
+                    i = named.get((t, x))  # (a name: its key, as strict_key makes it)
                     if i is not None:
                         found.add(i)
                     continue
                 if issubclass(t, _Probe):
                     stack.extend(tuple.__iter__(x))
                     continue
+                if t is Hidden:
+                    continue  # a hidden field's placeholder: never a card
             try:
                 i = index.get(strict_key(x))
             except TypeError:
@@ -188,7 +191,7 @@ class CardIndex:
                         stack.append((item, sets))
                 continue
             if named and t in NAME_TYPES:
-                i = named.get(strict_key(x))
+                i = named.get((t, x))  # (a name: its key, as strict_key makes it)
             elif named and issubclass(t, _Probe):
                 stack.extend([(item, -1) for item in tuple.__iter__(x)])
                 continue
@@ -206,6 +209,54 @@ class CardIndex:
             if within >= 0:
                 groups.setdefault(within, []).append(i)
         return set(home), sorted(sorted(group) for group in groups.values() if len(group) > 1)
+
+    def frame_groups(self, key: Any) -> list[list[int]]:
+        """The groups of :meth:`held` in a suspended generator's state (a
+        :func:`~drawdsl.frames.frame_key`): the cards it keeps exactly once each, all as
+        items of the same set its code never iterates, and nowhere else.  No groups when
+        the key holds something :func:`~drawdsl.frames.frame_parts` cannot read through.
+
+        >>> from drawdsl import draw
+        >>> from drawdsl.frames import frame_key
+        >>> def gen():
+        ...     seen, last = set(), None
+        ...     while True:
+        ...         card = yield draw()
+        ...         seen.add(card)
+        ...         last = card
+        >>> g = gen(); _ = g.send(None)
+        >>> for card in "abc": _ = g.send(card)
+        >>> CardIndex(("a", "b", "c", "d")).frame_groups(frame_key(g))  # "c" is also the last
+        [[0, 1]]
+        """
+        parts = frame_parts(key)
+        if parts is None or self.containers:
+            return []
+        index = self.index
+        named = self.named
+
+        def card(pair: Any) -> int | None:
+            i = index.get(pair)
+            return named.get(pair) if i is None and named else i
+
+        sets, others, ranges = parts
+        if ranges and any(k[0] is int for k in index if type(k) is tuple and len(k) == 2):
+            return []  # an int card may be among a range's ints (not listed)
+        home: dict[int, int] = {}  # card -> the set holding it (its number; -1: held otherwise too)
+        for serial, items in enumerate(sets):
+            for pair in items:
+                i = card(pair)
+                if i is not None:
+                    home[i] = serial if i not in home else -1
+        for pair in others:
+            i = card(pair)
+            if i is not None:
+                home[i] = -1
+        groups: dict[int, list[int]] = {}
+        for i, within in home.items():
+            if within >= 0:
+                groups.setdefault(within, []).append(i)
+        return sorted(sorted(group) for group in groups.values() if len(group) > 1)
 
     def rename(self, value: Any, perm: Sequence[int]) -> Any:
         """``value`` with every card ``i`` it holds replaced by card ``perm[i]`` (``value``

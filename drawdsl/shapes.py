@@ -40,7 +40,7 @@ from drawdsl.errors import StateLimitExceeded
 from drawdsl.outcomes import Outcomes, record, still_drawing
 from drawdsl.probes import show
 from drawdsl.reductions import CardIndex, _CannotRename, head_support, normal, rename_spec
-from drawdsl.spec import Spec, _Done, _Draw, _Loop, _spec_or_raise, reads_rest
+from drawdsl.spec import Spec, _Done, _Draw, _Frames, _Loop, _Resume, _spec_or_raise, reads_rest
 
 __all__ = ["Unshaped", "evaluate_shapes"]
 
@@ -99,7 +99,39 @@ def _held(draw: _Draw[Any], index: CardIndex) -> tuple[set[int], list[list[int]]
     key = draw.key
     if type(key) is tuple and len(key) == 2 and key[0] == "loop" and type(key[1]) is _Loop:
         return index.held(key[1].state)
-    return head_support(draw, index), []
+    held = head_support(draw, index)
+    resume = _resumed(draw)
+    if resume is None:
+        return held, []
+    groups = [[i for i in group if i in held] for group in index.frame_groups(resume.state)]
+    return held, [group for group in groups if len(group) > 1]
+
+
+def _resumed(draw: _Draw[Any]) -> _Resume | None:
+    """The one suspended generator ``draw`` continues into, when it holds no card
+    elsewhere and the generator's state is keyed by its frame (so states are equal by
+    what the frame holds, not by history): the generator case of :func:`_held`.
+
+    The grouping argument holds there as for a loop state.  The frame of a generator
+    proven blind to renamings, resumed after the renamed history ``g h``, holds ``g``
+    of what it holds after ``h``; when ``g`` permutes cards kept only as items of one
+    set the code never iterates, that is the same frame key, so the two resumptions
+    merge: they are the same state.
+    """
+    key = draw.key
+    if type(key) is not tuple or len(key) != 3 or key[0] != "cont" or type(key[1]) is not _Draw:
+        return None
+    if key[1].key != ("draw",):
+        return None  # the generator waits for a spec other than draw(), which may hold cards
+    found: _Resume | None = None
+    frames: _Frames | None = key[2]
+    while frames is not None:
+        if type(frames.f) is _Resume:
+            if found is not None:
+                return None  # two generators: the other's history holds cards too
+            found = frames.f
+        frames = frames.rest
+    return found if found is not None and found.state is not None else None
 
 
 #: Pinned cards whose draw was shown equivariant that :func:`_covered` tries a swap with.

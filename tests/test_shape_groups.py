@@ -24,11 +24,12 @@ from hypothesis import strategies as st
 from oracle import brute_force
 
 import drawdsl.reductions as reductions
-from drawdsl import Cards, Spec, chances, done, draw_many, fail, loop
+from drawdsl import Cards, Spec, chances, done, draw, draw_many, fail, generate, loop
 from drawdsl.exact import _evaluate_deck
+from drawdsl.frames import frame_key, frame_parts
 from drawdsl.keys import outcome_key
 from drawdsl.reductions import CardIndex, prove_symmetry
-from drawdsl.renaming_blind import blind_loop
+from drawdsl.renaming_blind import blind_generator, blind_loop
 from drawdsl.shapes import Unshaped, evaluate_shapes
 
 CARDS = ("a", "b", "c", "d", 1, 2)
@@ -276,3 +277,200 @@ def test_names_of_probed_classes_are_grouped_as_their_cards() -> None:
         assert outcome_key(index.rename(frozenset(names[:4]), perm)) == outcome_key(frozenset(names[:4]))
     probe = tokens[0].show()  # a probe card holding the first class's name
     assert index.held((frozenset(names[:3]), probe)) == ({0, 1, 2}, [[1, 2]])
+
+
+# --------------------------------------------------------------------------- generators
+#
+# A @generate spec's state is its frame (drawdsl.frames.frame_key): a set it never
+# iterates is keyed by its items, so the cards it keeps there are grouped the same way
+# (CardIndex.frame_groups).  The generators take what a repeat does as an argument.
+
+
+def _seen_count(limit: int, last: bool) -> Any:
+    """Keep the cards seen in a set, and one of them in a local too (the last card when
+    ``last``, else the first); a repeat finishes with the number of cards drawn and
+    whether the card is that one.  The variants below differ in what a repeat does:
+    this one, going on and dropping the card are proven blind to renamings by their
+    bytecode (chances() then groups); failing, reading the rest (a spec other than
+    draw() yielded) and finishing with the card are not."""
+    card = yield draw()
+    seen = set()
+    seen.add(card)
+    kept = card
+    for drawn in range(1, limit):
+        card = yield draw()
+        if card in seen:
+            return (drawn + 1, card == kept)
+        seen.add(card)
+        if last:
+            kept = card
+    return len(seen)
+
+
+def _seen_fail(limit: int, last: bool) -> Any:
+    seen = set()
+    _last = None  # (held in the frame, never read)
+    for _ in range(limit):
+        card = yield draw()
+        if card in seen:
+            yield fail()
+        seen.add(card)
+        if last:
+            _last = card
+    return len(seen)
+
+
+def _seen_on(limit: int, last: bool) -> Any:
+    seen = set()
+    _last = None  # (held in the frame, never read)
+    for _ in range(limit):
+        card = yield draw()
+        seen.add(card)
+        if last:
+            _last = card
+    return len(seen)
+
+
+def _seen_drop(limit: int, last: bool) -> Any:
+    seen = set()
+    _last = None  # (held in the frame, never read)
+    for _ in range(limit):
+        card = yield draw()
+        if card in seen:
+            seen.discard(card)
+        else:
+            seen.add(card)
+        if last:
+            _last = card
+    return len(seen)
+
+
+def _seen_rest(limit: int, last: bool) -> Any:
+    seen = set()
+    _last = None  # (held in the frame, never read)
+    for _ in range(limit):
+        card = yield draw()
+        if card in seen:
+            yield draw_many(99)
+        seen.add(card)
+        if last:
+            _last = card
+    return len(seen)
+
+
+def _seen_card(limit: int, last: bool) -> Any:
+    seen = set()
+    _last = None  # (held in the frame, never read)
+    for _ in range(limit):
+        card = yield draw()
+        if card in seen:
+            return card
+        seen.add(card)
+        if last:
+            _last = card
+    return len(seen)
+
+
+PROVEN_GENS = (_seen_count, _seen_on, _seen_drop)
+GENS = (*PROVEN_GENS, _seen_fail, _seen_rest, _seen_card)
+seen_gens = st.builds(
+    lambda limit, kind, last: generate(kind)(limit, last),
+    st.integers(1, 6), st.sampled_from(GENS), st.booleans(),
+)
+
+
+def _frame_after(history: tuple[Any, ...], kind: Any, last: bool) -> Any:
+    """The frame key of ``kind(9, last)`` resumed after ``history`` (None: it finished)."""
+    gen = kind(9, last)
+    try:
+        gen.send(None)
+        for card in history:
+            gen.send(card)
+    except StopIteration:
+        return None
+    return frame_key(gen, (9, last))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from("abcd"), max_size=6), st.sampled_from(PROVEN_GENS), st.booleans())
+def test_every_permutation_of_a_frame_group_leaves_the_frame_key_as_it_is(
+    history: list[str], kind: Any, last: bool,
+) -> None:
+    """Replaying the history renamed by any permutation of a group gives the same frame key."""
+    key = _frame_after(tuple(history), kind, last)
+    if key is None:
+        return
+    index = CardIndex(tuple("abcd"))
+    for group in index.frame_groups(key):
+        assert len(group) >= 2 and {index.cards[i] for i in group} <= set(history)
+        for order in itertools.permutations(group):
+            rename = {index.cards[i]: index.cards[j] for i, j in zip(group, order, strict=True)}
+            assert _frame_after(tuple(rename.get(c, c) for c in history), kind, last) == key
+
+
+def test_frame_groups_are_cards_kept_once_in_one_unread_set() -> None:
+    index = CardIndex(tuple("abcd"))
+    a, b, c = range(3)
+    assert index.frame_groups(_frame_after(tuple("abc"), _seen_on, False)) == [[a, b, c]]
+    assert index.frame_groups(_frame_after(tuple("abc"), _seen_on, True)) == [[a, b]]  # "c" is the last
+    assert index.frame_groups(_frame_after(tuple("ab"), _seen_on, False)) == [[a, b]]
+    assert index.frame_groups(_frame_after(tuple("abc"), _seen_count, False)) == [[b, c]]  # "a" is kept
+    assert index.frame_groups(_frame_after(tuple("abc"), _seen_count, True)) == [[a, b]]  # "c" is kept
+    assert index.frame_groups(_frame_after(tuple("a"), _seen_on, False)) == []  # one card
+    assert index.frame_groups(_frame_after(tuple("abc"), _seen_card, False)) == []  # unproven: set by id
+    assert index.frame_groups(None) == []
+    assert CardIndex(("a", ("b",))).frame_groups(_frame_after(tuple("ab"), _seen_on, False)) == []
+    # Int cards: the range the loop walks holds ints it does not list, which may be cards.
+    assert CardIndex((5, 6, 7)).frame_groups(_frame_after((5, 6), _seen_on, False)) == []
+    assert CardIndex(("5", "6", "7")).frame_groups(_frame_after(("5", "6"), _seen_on, False)) == [[0, 1]]
+    # A part of the key it cannot read through (a value kept by identity): nothing is grouped.
+    key = _frame_after(tuple("abc"), _seen_on, False)
+    opaque = (*key[:3], (*key[3], _frame_after((), _seen_card, False)[3][2]))
+    assert frame_parts(opaque) is None and index.frame_groups(opaque) == []
+
+
+@pytest.mark.parametrize("kind", GENS)
+def test_which_generators_are_proven(kind: Any) -> None:
+    """The generated generators reach the grouped draws through chances() (the first three)."""
+    assert (blind_generator(kind, (3, True), ()) is not None) == (kind in PROVEN_GENS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seen_gens, decks)
+def test_grouped_generator_draws_agree_with_brute_force(spec: Spec[Any], deck: Cards[str]) -> None:
+    truth = brute_force(spec, deck)
+    assert chances(spec, deck, merge=False) == truth
+    assert chances(spec, deck) == truth
+    if prove_symmetry(spec, deck.distinct(), len(deck)).proven:
+        for grouped in (False, True):
+            with contextlib.suppress(Unshaped):
+                assert evaluate_shapes(spec, deck, 10**6, len(deck), grouped=grouped) == truth
+
+
+@generate
+def _until_repeat_gen() -> Any:
+    seen = set()
+    while True:
+        card = yield draw()
+        if card in seen:
+            return len(seen) + 1
+        seen.add(card)
+
+
+def test_a_generator_until_a_rank_repeats_groups_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """chances() groups the set of a proven generator: two transitions a draw."""
+    deck = Cards({f"r{i}": 4 for i in range(20)})
+    spec = _until_repeat_gen()
+    calls = []
+    normal = reductions.normal
+
+    def counted(*args: Any) -> Any:
+        calls.append(args)
+        return normal(*args)
+
+    monkeypatch.setattr("drawdsl.shapes.normal", counted)
+    assert chances(spec, deck) == _evaluate_deck(spec, deck, 10**6, len(deck), True, None)
+    assert 20 < len(calls) <= 2 * 21 + 1
+    calls.clear()
+    evaluate_shapes(spec, deck, 10**6, len(deck))
+    assert len(calls) > 20 * 19 / 2
