@@ -449,7 +449,7 @@ def test_grouped_generator_draws_agree_with_brute_force(spec: Spec[Any], deck: C
 
 @generate
 def _until_repeat_gen() -> Any:
-    seen = set()
+    seen: set[Any] = set()
     while True:
         card = yield draw()
         if card in seen:
