@@ -619,6 +619,10 @@ def _all_safe(values: Any, namespaces: tuple[Any, ...] = ()) -> bool:
     and the globals and builtins of every function met on the way) is among what they
     reach: a module's dict reached as a value lets the code rebind the names its proof
     relies on while it runs (``G["len"] = min``, a review)."""
+    ids = _safe_ids()
+    values = tuple(values)
+    if all(type(value) in _SCALARS or id(value) in ids for value in values):
+        return True  # (what _safe says at once of each, reaching nothing: the common case)
     seen: dict[int, Any] = {}
     budget = [_BUDGET]
     if not all(_safe(value, seen, budget) for value in values):

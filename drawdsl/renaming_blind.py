@@ -911,11 +911,19 @@ class _Interpreter:
         return _PLAIN
 
 
-def _meanings() -> dict[str, Any]:
-    import drawdsl  # here: drawdsl imports this module
+_MEANINGS: list[dict[str, Any]] = []
 
-    found = {name: getattr(builtins, name) for name in (*_READ_VALUES, "int", "set", "frozenset")}
-    return {**found, "draw": drawdsl.draw, "done": drawdsl.done, "fail": drawdsl.fail, **_MAKERS}
+
+def _meanings() -> dict[str, Any]:
+    """What the names a proof relies on mean: the builtins and drawdsl's functions, as
+    they were when first asked (a builtin rebound later no longer means what it meant)."""
+    if not _MEANINGS:
+        import drawdsl  # here: drawdsl imports this module
+
+        found = {name: getattr(builtins, name) for name in (*_READ_VALUES, "int", "set", "frozenset")}
+        found.update(draw=drawdsl.draw, done=drawdsl.done, fail=drawdsl.fail, **_MAKERS)
+        _MEANINGS.append(found)
+    return _MEANINGS[0]
 
 
 def _holds_now(
