@@ -302,8 +302,9 @@ def frame_parts(key: Any) -> tuple[list[frozenset[Any]], list[Any], bool] | None
             continue
         if is_plain(part):
             others.append(part)
-        elif type(part) is tuple and len(part) == 2 and part[0] == "unordered set" \
-                and type(part[1]) is frozenset and all(map(is_plain, part[1])):
+        elif type(part) is tuple and len(part) == 2 and part[0] == "unordered set":
+            # (frame_key makes these of distinct_keys sets only: (type, item) pairs of one
+            # exact type among int, str, bytes and names.)
             sets.append(part[1])
         elif type(part) is tuple and len(part) == 3 and part[0] == "unordered" \
                 and type(part[2]) is frozenset \

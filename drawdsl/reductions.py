@@ -140,7 +140,14 @@ class CardIndex:
                         found.add(i)
                     continue
                 if issubclass(t, _Probe):
-                    stack.extend(tuple.__iter__(x))
+                    for item in tuple.__iter__(x):  # (its fields: names inline, the rest walked)
+                        u = type(item)
+                        if u in NAME_TYPES:
+                            i = named.get((u, item))
+                            if i is not None:
+                                found.add(i)
+                        elif u is not Hidden:
+                            stack.append(item)
                     continue
                 if t is Hidden:
                     continue  # a hidden field's placeholder: never a card
@@ -232,24 +239,23 @@ class CardIndex:
         parts = frame_parts(key)
         if parts is None or self.containers:
             return []
-        index = self.index
-        named = self.named
-
-        def card(pair: Any) -> int | None:
-            i = index.get(pair)
-            return named.get(pair) if i is None and named else i
-
+        # A card's key, as the frame key keeps plain values: (type, value); a name's too.
+        index, named = self.index, self.named
         sets, others, ranges = parts
         if ranges and any(k[0] is int for k in index if type(k) is tuple and len(k) == 2):
             return []  # an int card may be among a range's ints (not listed)
         home: dict[int, int] = {}  # card -> the set holding it (its number; -1: held otherwise too)
         for serial, items in enumerate(sets):
             for pair in items:
-                i = card(pair)
+                i = index.get(pair)
+                if i is None and named:
+                    i = named.get(pair)
                 if i is not None:
                     home[i] = serial if i not in home else -1
         for pair in others:
-            i = card(pair)
+            i = index.get(pair)
+            if i is None and named:
+                i = named.get(pair)
             if i is not None:
                 home[i] = -1
         groups: dict[int, list[int]] = {}
