@@ -52,9 +52,10 @@ class Unshaped(Exception):
 class _Head:
     """A draw at the head of some states, with its pinned cards and its first free card."""
 
-    __slots__ = ("draw", "pins", "where", "first_free", "verified", "groups", "positions")
+    __slots__ = ("draw", "pins", "where", "first_free", "verified", "groups", "positions", "offsets", "plan")
 
-    def __init__(self, draw: _Draw[Any], size: int, top: int, index: CardIndex, grouped: bool) -> None:
+    def __init__(self, draw: _Draw[Any], size: int, pack: Packing, index: CardIndex, grouped: bool) -> None:
+        top = pack.top
         self.draw = draw
         held, groups = _held(draw, index) if grouped else (head_support(draw, index), [])
         self.pins = pins = tuple(sorted(held))
@@ -69,11 +70,27 @@ class _Head:
         self.groups = [tuple(map(self.where.__getitem__, group)) for group in groups]
         together = {i for group in self.groups for i in group}
         self.positions = tuple(i for i in range(len(pins) + top) if i not in together)
+        #: Each position's bit offset in the packed shape (see Packing).
+        self.offsets = tuple(pack.offset(i, len(pins)) for i in range(len(pins) + top))
+        self.plan: tuple[tuple[int, int, int, int, int], ...] = ()
+        self._plan()
+
+    def _plan(self) -> None:
+        """The draws of the positions drawn one by one, for the inner loop: (bit offset,
+        the row of its transition, the count ``k`` of its free class or 0, the copies
+        each card of it has (a free class's ``k``; 1: a pinned card), the card drawn)."""
+        p = len(self.pins)
+        self.plan = tuple(
+            (self.offsets[i], i, 0, 1, self.pins[i]) if i < p
+            else (self.offsets[i], p, i - p + 1, i - p + 1, self.first_free)
+            for i in self.positions
+        )
 
     def ungroup(self, group: tuple[int, ...]) -> None:
         """Draw the pinned cards of ``group`` one by one from now on."""
         self.groups.remove(group)
         self.positions = tuple(sorted(self.positions + group))
+        self._plan()
 
 
 def _held(draw: _Draw[Any], index: CardIndex) -> tuple[set[int], list[list[int]]]:
@@ -174,10 +191,54 @@ def _covered(parent: _Head, drawn: int, avail: int, index: CardIndex, size: int)
 _DONE, _FAILS, _REST, _ON = 0, 1, 2, 3
 
 
-Build = Callable[[tuple[int, ...], int], tuple[int, ...]]
+class Packing:
+    """Shapes packed into one int, ``width`` bits a count: the free classes' counts of
+    counts first (how many free cards have ``k`` copies left, at digit ``k - 1``), then
+    the pinned cards' counts (pinned position ``q`` at digit ``top + q``).  A child's
+    shape is then a few integer operations on its parent's, and a dict key that hashes
+    at once (a tuple was sliced, concatenated and hashed item by item).
+
+    >>> pack = Packing(top=3, most=5)
+    >>> x = pack.pack((2, 0), (0, 1, 4))
+    >>> pack.unpack(x, 2)
+    (2, 0, 0, 1, 4)
+    """
+
+    __slots__ = ("top", "width", "mask")
+
+    def __init__(self, top: int, most: int) -> None:
+        #: The most copies a card has.
+        self.top = top
+        #: Bits a count takes: room for ``most``, the largest count a digit holds.
+        self.width = max(most, top, 1).bit_length()
+        self.mask = (1 << self.width) - 1
+
+    def offset(self, i: int, p: int) -> int:
+        """The bit offset of position ``i`` of a shape with ``p`` pinned cards (positions
+        as in :meth:`unpack`: the pinned cards, then the free classes)."""
+        return self.width * (self.top + i if i < p else i - p)
+
+    def pack(self, pinned: tuple[int, ...], free: tuple[int, ...]) -> int:
+        """The shape with these pinned counts and counts of counts (``len(free) == top``)."""
+        w, x = self.width, 0
+        for q, count in enumerate(free):
+            x |= count << (w * q)
+        for q, count in enumerate(pinned):
+            x |= count << (w * (self.top + q))
+        return x
+
+    def unpack(self, x: int, p: int) -> tuple[int, ...]:
+        """The shape as a tuple: its ``p`` pinned counts, then its counts of counts."""
+        w, m = self.width, self.mask
+        return tuple((x >> (w * (self.top + q))) & m for q in range(p)) + tuple(
+            (x >> (w * q)) & m for q in range(self.top)
+        )
 
 
-def _build(released: tuple[int, ...], drawn: int, insert_at: int, p: int) -> Build:
+Build = Callable[[int, int], int]
+
+
+def _build(released: tuple[int, ...], drawn: int, insert_at: int, p: int, pack: Packing) -> Build:
     """How a child's shape is made from its parent's (``p`` pinned cards), as a function
     of the parent's shape and ``k``, the count of the free class drawn (0: a pinned
     card was drawn, at parent position ``drawn``; else ``drawn`` is -1).
@@ -186,50 +247,54 @@ def _build(released: tuple[int, ...], drawn: int, insert_at: int, p: int) -> Bui
     positions; they join the free classes of their counts), plus the free card just
     drawn when ``insert_at >= 0`` (its child position).  Both keep their pinned cards in
     index order, so the cards kept stay in order.  The common cases get their own
-    function (this is the inner loop).
+    function, a few integer operations on the packed shape (this is the inner loop).
 
-    >>> _build((), -1, 0, 1)((2, 0, 3), 2)  # a free card with 2 left drawn and pinned
-    (1, 2, 0, 2)
-    >>> _build((0,), -1, -1, 1)((2, 0, 3), 2)  # a free card drawn, the pinned one let go
-    (1, 3)
+    >>> pack = Packing(top=3, most=9)
+    >>> parent = pack.pack((2,), (0, 3, 0))  # one pinned card with 2 left; 3 free cards with 2
+    >>> pack.unpack(_build((), -1, 0, 1, pack)(parent, 2), 2)  # a free card with 2 left drawn and pinned
+    (1, 2, 0, 2, 0)
+    >>> pack.unpack(_build((0,), -1, -1, 1, pack)(parent, 2), 0)  # a free card drawn, the pinned one let go
+    (1, 3, 0)
     """
+    w, top, mask = pack.width, pack.top, pack.mask
     keep = insert_at >= 0
+    # A free card of class k drawn and not kept: class k loses a card, class k - 1 gains it.
+    drawn_free = [0] + [-(1 << w * (k - 1)) + ((1 << w * (k - 2)) if k > 1 else 0) for k in range(1, top + 1)]
     if not released and not keep:
         if drawn >= 0:
-            def pinned_drawn(shape: tuple[int, ...], k: int) -> tuple[int, ...]:
-                return shape[:drawn] + (shape[drawn] - 1,) + shape[drawn + 1:]
+            delta = -(1 << w * (top + drawn))
+
+            def pinned_drawn(shape: int, k: int) -> int:
+                return shape + delta
             return pinned_drawn
 
-        def free_drawn(shape: tuple[int, ...], k: int) -> tuple[int, ...]:
-            at = p + k - 1  # the free class loses a card, the class below gains one
-            if k > 1:
-                return shape[:at - 1] + (shape[at - 1] + 1, shape[at] - 1) + shape[at + 1:]
-            return shape[:at] + (shape[at] - 1,) + shape[at + 1:]
+        def free_drawn(shape: int, k: int) -> int:
+            return shape + drawn_free[k]
         return free_drawn
     if not released and drawn < 0:
-        def free_kept(shape: tuple[int, ...], k: int) -> tuple[int, ...]:
-            at = p + k - 1
-            return shape[:insert_at] + (k - 1,) + shape[insert_at:at] + (shape[at] - 1,) + shape[at + 1:]
+        # Kept at child position insert_at with k - 1 left: the pinned cards from there move up.
+        cut = w * (top + insert_at)
+        below = (1 << cut) - 1
+        kept = [0] + [((k - 1) << cut) - (1 << w * (k - 1)) for k in range(1, top + 1)]
+
+        def free_kept(shape: int, k: int) -> int:
+            return (shape & below) + kept[k] + ((shape >> cut) << (cut + w))
         return free_kept
     if len(released) == 1 and drawn < 0 and not keep:
-        r = released[0]
+        # The pinned card at position r, with c left, joins free class c; those above move down.
+        cut = w * (top + released[0])
+        below = (1 << cut) - 1
+        joins = [0] + [1 << w * (c - 1) for c in range(1, top + 1)]
 
-        def free_drawn_one_let_go(shape: tuple[int, ...], k: int) -> tuple[int, ...]:
-            s = list(shape)
-            at = p + k - 1
-            s[at] -= 1
-            if k > 1:
-                s[at - 1] += 1
-            count = s[r]
-            if count:
-                s[p + count - 1] += 1
-            del s[r]
-            return tuple(s)
+        def free_drawn_one_let_go(shape: int, k: int) -> int:
+            return (shape & below) + drawn_free[k] + joins[(shape >> cut) & mask] \
+                + ((shape >> (cut + w)) << cut)
         return free_drawn_one_let_go
     descending = sorted(released, reverse=True)
+    child_p = p - len(released) + keep
 
-    def general(shape: tuple[int, ...], k: int) -> tuple[int, ...]:
-        s = list(shape)
+    def general(shape: int, k: int) -> int:
+        s = list(pack.unpack(shape, p))
         if drawn >= 0:
             s[drawn] -= 1
         else:
@@ -244,14 +309,14 @@ def _build(released: tuple[int, ...], drawn: int, insert_at: int, p: int) -> Bui
             del s[r]
         if keep:
             s.insert(insert_at, k - 1)
-        return tuple(s)
+        return pack.pack(tuple(s[:child_p]), tuple(s[child_p:]))
     return general
 
 
 def _draw_groups(
-    parent: _Head, shape: tuple[int, ...], weight: int, row: list[tuple[int, Any, Any] | None],
+    parent: _Head, shape: int, weight: int, row: list[tuple[int, Any, Any] | None],
     end: dict[Any, list[Any]], outcomes: Outcomes, depth: int, left: int,
-    transition: Callable[[int], tuple[int, Any, Any]],
+    transition: Callable[[int], tuple[int, Any, Any]], mask: int,
 ) -> int:
     """Draw each group of interchangeable pinned cards of ``parent`` (see
     :func:`_held`) at one of its states as one card, when that ends the path;
@@ -259,10 +324,12 @@ def _draw_groups(
     Returns the weight that failed."""
     failed = 0
     for group in tuple(parent.groups):
-        total = sum(map(shape.__getitem__, group))
+        offsets = parent.offsets
+        counts = [(shape >> offsets[i]) & mask for i in group]
+        total = sum(counts)
         if not total:
             continue
-        at = group[0] if shape[group[0]] else next(i for i in group if shape[i])
+        at = next(i for i, count in zip(group, counts, strict=True) if count)
         move = row[at]
         if move is None:
             move = row[at] = transition(parent.pins[at])
@@ -310,16 +377,19 @@ def evaluate_shapes(
     tracer = Tracer(cards) if traced else None
     n = len(deck)
     top = max(deck.count(card) for card in cards)
+    # A digit holds a pinned card's count (at most top) or how many cards share a count.
+    pack = Packing(top, max(size, top))
+    mask = pack.mask
     outcomes = Outcomes()
     heads: list[_Head] = []
     head_ids: dict[_Draw[Any], int] = {}
-    Group = dict[tuple[int, ...], int]
+    Group = dict[int, int]
 
     def intern(head: _Draw[Any], into_heads: list[_Head], into_ids: dict[_Draw[Any], int]) -> int:
         hid = into_ids.get(head)
         if hid is None:
             hid = into_ids[head] = len(into_heads)
-            into_heads.append(_Head(head, size, top, index, grouped))
+            into_heads.append(_Head(head, size, pack, index, grouped))
         return hid
 
     current: list[Any] = [None]
@@ -350,7 +420,7 @@ def evaluate_shapes(
             released = tuple(i for card, i in parent.where.items() if card not in head.where)
             kept = free_draw and drawn in head.where
             build = _build(released, -1 if free_draw else parent.where[drawn],
-                           head.where[drawn] if kept else -1, len(parent.pins))
+                           head.where[drawn] if kept else -1, len(parent.pins), pack)
             group = new.get((cid, anys + extra))
             if group is None:
                 group = new[cid, anys + extra] = {}
@@ -371,7 +441,7 @@ def evaluate_shapes(
             for i, card in enumerate(cards):
                 if i not in head.where and deck.count(card):
                     free[deck.count(card) - 1] += 1
-            frontier[hid, anys] = {(*(deck.count(cards[i]) for i in head.pins), *free): 1}
+            frontier[hid, anys] = {pack.pack(tuple(deck.count(cards[i]) for i in head.pins), tuple(free)): 1}
         elif type(first) is _Done:
             record(first.value, 1, end)  # type: ignore[attr-defined]
         else:
@@ -390,27 +460,21 @@ def evaluate_shapes(
             for (hid, anys), states in frontier.items():
                 parent = heads[hid]
                 p = len(parent.pins)
-                pins = parent.pins
                 # The transition of each pinned card (by position), then the free one's.
                 row: list[tuple[int, Any, Any] | None] = [None] * (p + 1)
                 for shape, weight in states.items():
                     if parent.groups:
                         draw_one = partial(transition, parent, anys, left - anys, new, new_heads, new_ids)
                         failed += _draw_groups(
-                            parent, shape, weight, row, end, outcomes, depth, left, draw_one
+                            parent, shape, weight, row, end, outcomes, depth, left, draw_one, mask
                         )
-                    for i in parent.positions:
-                        count = shape[i]
+                    for offset, at, k, copies, drawn in parent.plan:
+                        count = (shape >> offset) & mask
                         if not count:
                             continue
-                        if i < p:
-                            at, k, multiplier = i, 0, count
-                        else:
-                            at, k = p, i - p + 1
-                            multiplier = count * k
+                        multiplier = count * copies
                         move = row[at]
                         if move is None:
-                            drawn = pins[i] if i < p else parent.first_free
                             move = row[at] = transition(
                                 parent, anys, left - anys, new, new_heads, new_ids, drawn
                             )
