@@ -5,8 +5,9 @@ renamings of the cards, a deck matters only up to a renaming of the cards the sp
 does not hold.  :mod:`drawdsl.exact` keeps such a deck as a sorted tuple of one count
 per card; here it is its *shape*: the counts of the cards the spec holds (its
 *pinned* cards, in the order of their indices), then how many of the other (*free*)
-cards have 1, 2, ..., ``top`` copies left.  On War's 52 ranks of 4 that is a tuple of
-about 5 numbers instead of 52, built without sorting.
+cards have 1, 2, ..., ``top`` copies left.  On War's 52 ranks of 4 that is about 5
+numbers instead of 52, packed into one int (:class:`Packing`), and a child's shape is
+a few integer operations on its parent's, without sorting.
 
 A free class (the free cards with ``k`` copies left) is drawn once, weighted by
 ``k`` times its size, and always as the same card: the first free card (the lowest
@@ -71,7 +72,8 @@ class _Head:
         together = {i for group in self.groups for i in group}
         self.positions = tuple(i for i in range(len(pins) + top) if i not in together)
         #: Each position's bit offset in the packed shape (see Packing).
-        self.offsets = tuple(pack.offset(i, len(pins)) for i in range(len(pins) + top))
+        w = pack.width
+        self.offsets = (*range(w * top, w * (top + len(pins)), w), *range(0, w * top, w))
         self.plan: tuple[tuple[int, int, int, int, int], ...] = ()
         self._plan()
 
@@ -204,19 +206,21 @@ class Packing:
     (2, 0, 0, 1, 4)
     """
 
-    __slots__ = ("top", "width", "mask")
+    __slots__ = ("top", "width", "mask", "drawn_free", "lost", "joins")
 
     def __init__(self, top: int, most: int) -> None:
         #: The most copies a card has.
         self.top = top
         #: Bits a count takes: room for ``most``, the largest count a digit holds.
-        self.width = max(most, top, 1).bit_length()
-        self.mask = (1 << self.width) - 1
-
-    def offset(self, i: int, p: int) -> int:
-        """The bit offset of position ``i`` of a shape with ``p`` pinned cards (positions
-        as in :meth:`unpack`: the pinned cards, then the free classes)."""
-        return self.width * (self.top + i if i < p else i - p)
+        self.width = w = max(most, top, 1).bit_length()
+        self.mask = (1 << w) - 1
+        ks = range(1, top + 1)
+        #: By k: a free card of class k drawn and not kept (class k loses it, k - 1 gains it).
+        self.drawn_free = [0] + [-(1 << w * (k - 1)) + ((1 << w * (k - 2)) if k > 1 else 0) for k in ks]
+        #: By k: a free card of class k drawn and kept (class k loses it: it is pinned now).
+        self.lost = [0] + [-(1 << w * (k - 1)) for k in ks]
+        #: By c: a pinned card let go with c copies left joins free class c.
+        self.joins = [0] + [1 << w * (c - 1) for c in ks]
 
     def pack(self, pinned: tuple[int, ...], free: tuple[int, ...]) -> int:
         """The shape with these pinned counts and counts of counts (``len(free) == top``)."""
@@ -258,8 +262,7 @@ def _build(released: tuple[int, ...], drawn: int, insert_at: int, p: int, pack: 
     """
     w, top, mask = pack.width, pack.top, pack.mask
     keep = insert_at >= 0
-    # A free card of class k drawn and not kept: class k loses a card, class k - 1 gains it.
-    drawn_free = [0] + [-(1 << w * (k - 1)) + ((1 << w * (k - 2)) if k > 1 else 0) for k in range(1, top + 1)]
+    drawn_free, lost, joins = pack.drawn_free, pack.lost, pack.joins
     if not released and not keep:
         if drawn >= 0:
             delta = -(1 << w * (top + drawn))
@@ -275,41 +278,44 @@ def _build(released: tuple[int, ...], drawn: int, insert_at: int, p: int, pack: 
         # Kept at child position insert_at with k - 1 left: the pinned cards from there move up.
         cut = w * (top + insert_at)
         below = (1 << cut) - 1
-        kept = [0] + [((k - 1) << cut) - (1 << w * (k - 1)) for k in range(1, top + 1)]
-
         def free_kept(shape: int, k: int) -> int:
-            return (shape & below) + kept[k] + ((shape >> cut) << (cut + w))
+            return (shape & below) + lost[k] + ((k - 1) << cut) + ((shape >> cut) << (cut + w))
         return free_kept
     if len(released) == 1 and drawn < 0 and not keep:
         # The pinned card at position r, with c left, joins free class c; those above move down.
         cut = w * (top + released[0])
         below = (1 << cut) - 1
-        joins = [0] + [1 << w * (c - 1) for c in range(1, top + 1)]
 
         def free_drawn_one_let_go(shape: int, k: int) -> int:
             return (shape & below) + drawn_free[k] + joins[(shape >> cut) & mask] \
                 + ((shape >> (cut + w)) << cut)
         return free_drawn_one_let_go
-    descending = sorted(released, reverse=True)
-    child_p = p - len(released) + keep
+    into = w * (top + insert_at)  # where a kept card's count goes (when keep)
+    if len(released) == 1 and drawn < 0 and keep:
+        # The last card kept in place of another (no two adjacent ranks): let go, then keep.
+        cut = w * (top + released[0])
+        below = (1 << cut) - 1
+        below_into = (1 << into) - 1
+
+        def free_kept_one_let_go(shape: int, k: int) -> int:
+            rest = (shape & below) + lost[k] + joins[(shape >> cut) & mask] + ((shape >> (cut + w)) << cut)
+            return (rest & below_into) + ((k - 1) << into) + ((rest >> into) << (into + w))
+        return free_kept_one_let_go
+    cuts = [w * (top + r) for r in released]
+    let_go = [w * (top + r) for r in sorted(released, reverse=True)]
 
     def general(shape: int, k: int) -> int:
-        s = list(pack.unpack(shape, p))
         if drawn >= 0:
-            s[drawn] -= 1
+            shape -= 1 << w * (top + drawn)
         else:
-            s[p + k - 1] -= 1
-            if k > 1 and not keep:
-                s[p + k - 2] += 1
-        for r in released:
-            count = s[r]
-            if count:
-                s[p + count - 1] += 1
-        for r in descending:
-            del s[r]
+            shape += lost[k] if keep else drawn_free[k]
+        for cut in cuts:
+            shape += joins[(shape >> cut) & mask]  # (a pinned count: free classes are below)
+        for cut in let_go:
+            shape = (shape & ((1 << cut) - 1)) + ((shape >> (cut + w)) << cut)
         if keep:
-            s.insert(insert_at, k - 1)
-        return pack.pack(tuple(s[:child_p]), tuple(s[child_p:]))
+            shape = (shape & ((1 << into) - 1)) + ((k - 1) << into) + ((shape >> into) << (into + w))
+        return shape
     return general
 
 
