@@ -239,90 +239,98 @@ class Packing:
         )
 
 
-Build = Callable[[int, int], int]
+#: How a draw makes a child's shape: ``F(shape) + G[k]`` (``F`` None: the shape itself).
+Build = tuple[Callable[[int], int] | None, list[int]]
+
+
+def child_shape(build: Build, shape: int, k: int) -> int:
+    """The child shape ``build`` makes of ``shape`` when a card of free class ``k`` (0: a
+    pinned card) is drawn (the inner loop does this inline, ``F`` once per state)."""
+    f, g = build
+    return (shape if f is None else f(shape)) + g[k]
 
 
 def _build(released: tuple[int, ...], drawn: int, insert_at: int, p: int, pack: Packing) -> Build:
-    """How a child's shape is made from its parent's (``p`` pinned cards), as a function
-    of the parent's shape and ``k``, the count of the free class drawn (0: a pinned
-    card was drawn, at parent position ``drawn``; else ``drawn`` is -1).
+    """How a child's shape is made from its parent's (``p`` pinned cards), given the
+    parent's shape and ``k``, the count of the free class drawn (0: a pinned card was
+    drawn, at parent position ``drawn``; else ``drawn`` is -1).
 
     The child pins the parent's pinned cards but the ``released`` ones (parent
     positions; they join the free classes of their counts), plus the free card just
     drawn when ``insert_at >= 0`` (its child position).  Both keep their pinned cards in
-    index order, so the cards kept stay in order.  The common cases get their own
-    function, a few integer operations on the packed shape (this is the inner loop).
+    index order, so the cards kept stay in order.
+
+    It is ``F(shape) + G[k]``: what ``k`` changes (a free class's count, and the count
+    of the card kept) is a number added to the rest, which never borrows from another
+    digit.  So the inner loop calls ``F`` once per state for all its free classes (they
+    share a transition: the first free card's), and adds.  The common cases get their
+    own ``F``, a few integer operations on the packed shape (this is the inner loop).
 
     >>> pack = Packing(top=3, most=9)
     >>> parent = pack.pack((2,), (0, 3, 0))  # one pinned card with 2 left; 3 free cards with 2
-    >>> pack.unpack(_build((), -1, 0, 1, pack)(parent, 2), 2)  # a free card with 2 left drawn and pinned
+    >>> kept = _build((), -1, 0, 1, pack)  # a free card drawn and pinned
+    >>> pack.unpack(child_shape(kept, parent, 2), 2)
     (1, 2, 0, 2, 0)
-    >>> pack.unpack(_build((0,), -1, -1, 1, pack)(parent, 2), 0)  # a free card drawn, the pinned one let go
+    >>> let_go = _build((0,), -1, -1, 1, pack)  # a free card drawn, the pinned one let go
+    >>> pack.unpack(child_shape(let_go, parent, 2), 0)
     (1, 3, 0)
     """
     w, top, mask = pack.width, pack.top, pack.mask
     keep = insert_at >= 0
     drawn_free, lost, joins = pack.drawn_free, pack.lost, pack.joins
+    into = w * (top + insert_at)  # where a kept card's count goes (when keep)
+    if drawn >= 0:
+        g = [-(1 << w * (top + drawn))] * (top + 1)  # (only k = 0 is drawn)
+    elif keep:
+        g = [lost[k] + (((k - 1) << into) if k else 0) for k in range(top + 1)]
+    else:
+        g = drawn_free
     if not released and not keep:
-        if drawn >= 0:
-            delta = -(1 << w * (top + drawn))
+        return None, g  # a card drawn, pinned or free: the shape gains g[k]
+    if not released:
+        # Kept at child position insert_at: the pinned cards from there move up.
+        below = (1 << into) - 1
 
-            def pinned_drawn(shape: int, k: int) -> int:
-                return shape + delta
-            return pinned_drawn
-
-        def free_drawn(shape: int, k: int) -> int:
-            return shape + drawn_free[k]
-        return free_drawn
-    if not released and drawn < 0:
-        # Kept at child position insert_at with k - 1 left: the pinned cards from there move up.
-        cut = w * (top + insert_at)
-        below = (1 << cut) - 1
-        def free_kept(shape: int, k: int) -> int:
-            return (shape & below) + lost[k] + ((k - 1) << cut) + ((shape >> cut) << (cut + w))
-        return free_kept
-    if len(released) == 1 and drawn < 0 and not keep:
+        def make_room(shape: int) -> int:
+            return (shape & below) + ((shape >> into) << (into + w))
+        return make_room, g
+    if len(released) == 1 and drawn < 0:
         # The pinned card at position r, with c left, joins free class c; those above move down.
         cut = w * (top + released[0])
         below = (1 << cut) - 1
-
-        def free_drawn_one_let_go(shape: int, k: int) -> int:
-            return (shape & below) + drawn_free[k] + joins[(shape >> cut) & mask] \
-                + ((shape >> (cut + w)) << cut)
-        return free_drawn_one_let_go
-    into = w * (top + insert_at)  # where a kept card's count goes (when keep)
-    if len(released) == 1 and drawn < 0 and keep:
-        # The last card kept in place of another (no two adjacent ranks): let go, then keep.
-        cut = w * (top + released[0])
-        below = (1 << cut) - 1
+        if not keep:
+            def let_go(shape: int) -> int:
+                return (shape & below) + joins[(shape >> cut) & mask] + ((shape >> (cut + w)) << cut)
+            return let_go, g
         below_into = (1 << into) - 1
 
-        def free_kept_one_let_go(shape: int, k: int) -> int:
-            rest = (shape & below) + lost[k] + joins[(shape >> cut) & mask] + ((shape >> (cut + w)) << cut)
-            return (rest & below_into) + ((k - 1) << into) + ((rest >> into) << (into + w))
-        return free_kept_one_let_go
+        def let_go_make_room(shape: int) -> int:
+            # The last card kept in place of another (no two adjacent ranks).
+            rest = (shape & below) + joins[(shape >> cut) & mask] + ((shape >> (cut + w)) << cut)
+            return (rest & below_into) + ((rest >> into) << (into + w))
+        return let_go_make_room, g
     cuts = [w * (top + r) for r in released]
-    let_go = [w * (top + r) for r in sorted(released, reverse=True)]
+    gone = [w * (top + r) for r in sorted(released, reverse=True)]
+    minus = -(1 << w * (top + drawn)) if drawn >= 0 else 0
 
-    def general(shape: int, k: int) -> int:
-        if drawn >= 0:
-            shape -= 1 << w * (top + drawn)
-        else:
-            shape += lost[k] if keep else drawn_free[k]
+    def general(shape: int) -> int:
+        shape += minus  # a pinned card drawn (then g[0] is 0)
         for cut in cuts:
             shape += joins[(shape >> cut) & mask]  # (a pinned count: free classes are below)
-        for cut in let_go:
+        for cut in gone:
             shape = (shape & ((1 << cut) - 1)) + ((shape >> (cut + w)) << cut)
         if keep:
-            shape = (shape & ((1 << into) - 1)) + ((k - 1) << into) + ((shape >> into) << (into + w))
+            shape = (shape & ((1 << into) - 1)) + ((shape >> into) << (into + w))
         return shape
-    return general
+    if drawn >= 0:
+        g = [0] * (top + 1)
+    return general, g
 
 
 def _draw_groups(
-    parent: _Head, shape: int, weight: int, row: list[tuple[int, Any, Any] | None],
+    parent: _Head, shape: int, weight: int, row: list[tuple[int, Any, Any, Any] | None],
     end: dict[Any, list[Any]], outcomes: Outcomes, depth: int, left: int,
-    transition: Callable[[int], tuple[int, Any, Any]], mask: int,
+    transition: Callable[[int], tuple[int, Any, Any, Any]], mask: int,
 ) -> int:
     """Draw each group of interchangeable pinned cards of ``parent`` (see
     :func:`_held`) at one of its states as one card, when that ends the path;
@@ -339,7 +347,7 @@ def _draw_groups(
         move = row[at]
         if move is None:
             move = row[at] = transition(parent.pins[at])
-        rule, _, how = move
+        rule, _, how, _ = move
         if rule == _ON:
             parent.ungroup(group)  # its cards are drawn one by one, with the other positions
         elif rule == _DONE:
@@ -403,8 +411,9 @@ def evaluate_shapes(
     def transition(
         parent: _Head, anys: int, avail: int,
         new: dict[tuple[int, int], Group], new_heads: list[_Head], new_ids: dict[_Draw[Any], int], drawn: int,
-    ) -> tuple[int, Any, Any]:
-        """What drawing card ``drawn`` does to ``parent``'s states: (rule, group, extra)."""
+    ) -> tuple[int, Any, Any, Any]:
+        """What drawing card ``drawn`` does to ``parent``'s states: (rule, group, extra,
+        and for _ON the child's shape as ``F(shape) + G[k]``: F there, G last)."""
         k = parent.draw.k
         current[0] = cards[drawn]
         card = show(cards[drawn])
@@ -416,7 +425,7 @@ def evaluate_shapes(
         t = type(child)
         if t is _Draw:
             if reads_rest(child):
-                return _REST, None, avail - extra
+                return _REST, None, avail - extra, None
             cid = intern(child, new_heads, new_ids)  # type: ignore[arg-type]
             head = new_heads[cid]
             free_draw = drawn not in parent.where
@@ -425,15 +434,15 @@ def evaluate_shapes(
                     raise Unshaped(card)
             released = tuple(i for card, i in parent.where.items() if card not in head.where)
             kept = free_draw and drawn in head.where
-            build = _build(released, -1 if free_draw else parent.where[drawn],
-                           head.where[drawn] if kept else -1, len(parent.pins), pack)
+            f, g = _build(released, -1 if free_draw else parent.where[drawn],
+                          head.where[drawn] if kept else -1, len(parent.pins), pack)
             group = new.get((cid, anys + extra))
             if group is None:
                 group = new[cid, anys + extra] = {}
-            return _ON, group, build
+            return _ON, group, f, g
         if t is _Done:
-            return _DONE, None, child.value  # type: ignore[attr-defined]
-        return _FAILS, None, None
+            return _DONE, None, child.value, None  # type: ignore[attr-defined]
+        return _FAILS, None, None, None
 
     depth = 0
     frontier: dict[tuple[int, int], Group] = {}
@@ -467,8 +476,9 @@ def evaluate_shapes(
                 parent = heads[hid]
                 p = len(parent.pins)
                 # The transition of each pinned card (by position), then the free one's.
-                row: list[tuple[int, Any, Any] | None] = [None] * (p + 1)
+                row: list[tuple[int, Any, Any, Any] | None] = [None] * (p + 1)
                 for shape, weight in states.items():
+                    base = -1  # F(shape) of the free move (all free classes share it), once made
                     if parent.groups:
                         draw_one = partial(transition, parent, anys, left - anys, new, new_heads, new_ids)
                         failed += _draw_groups(
@@ -484,9 +494,16 @@ def evaluate_shapes(
                             move = row[at] = transition(
                                 parent, anys, left - anys, new, new_heads, new_ids, drawn
                             )
-                        rule, into, how = move
+                        rule, into, how, add = move
                         if rule == _ON:
-                            child = how(shape, k)
+                            if how is None:
+                                child = shape + add[k]
+                            elif k:
+                                if base < 0:
+                                    base = how(shape)
+                                child = base + add[k]
+                            else:
+                                child = how(shape) + add[0]
                             old = into.get(child)
                             if old is None:
                                 live += 1

@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drawdsl.shapes import Packing, _build
+from drawdsl.shapes import Packing, _build, child_shape
 
 
 def _child(
@@ -66,6 +66,6 @@ def test_every_child_shape_function_agrees_with_the_list_algorithm(move: tuple[A
     assert pack.unpack(x, p) == shape
     child_p = p - len(released) + (insert_at >= 0)
     expected = _child(list(shape), p, released, drawn, insert_at, k)
-    got = _build(released, drawn, insert_at, p, pack)(x, k)
+    got = child_shape(_build(released, drawn, insert_at, p, pack), x, k)
     assert pack.unpack(got, child_p) == tuple(expected)
     assert got == pack.pack(tuple(expected[:child_p]), tuple(expected[child_p:]))
