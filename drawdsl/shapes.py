@@ -81,11 +81,10 @@ class _Head:
         """The draws of the positions drawn one by one, for the inner loop: (bit offset,
         the row of its transition, the count ``k`` of its free class or 0, the copies
         each card of it has (a free class's ``k``; 1: a pinned card), the card drawn)."""
-        p = len(self.pins)
-        self.plan = tuple(
-            (self.offsets[i], i, 0, 1, self.pins[i]) if i < p
-            else (self.offsets[i], p, i - p + 1, i - p + 1, self.first_free)
-            for i in self.positions
+        p, offsets, pins, first = len(self.pins), self.offsets, self.pins, self.first_free
+        self.plan = (
+            *[(offsets[i], i, 0, 1, pins[i]) for i in self.positions if i < p],
+            *[(offsets[i], p, i - p + 1, i - p + 1, first) for i in self.positions if i >= p],
         )
 
     def ungroup(self, group: tuple[int, ...]) -> None:
@@ -339,11 +338,15 @@ def _draw_groups(
     failed = 0
     for group in tuple(parent.groups):
         offsets = parent.offsets
-        counts = [(shape >> offsets[i]) & mask for i in group]
-        total = sum(counts)
+        total, at = 0, -1
+        for i in group:
+            count = (shape >> offsets[i]) & mask
+            if count:
+                total += count
+                if at < 0:
+                    at = i
         if not total:
             continue
-        at = next(i for i, count in zip(group, counts, strict=True) if count)
         move = row[at]
         if move is None:
             move = row[at] = transition(parent.pins[at])
