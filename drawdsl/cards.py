@@ -95,6 +95,10 @@ def _check_size(size: int, where: str) -> int:
     return size
 
 
+#: A deck's probe plan not made yet (``Cards._plan``).
+_NO_PLAN: Any = object()
+
+
 class Cards(Generic[C]):
     """An immutable, hashable multiset of cards.
 
@@ -105,7 +109,7 @@ class Cards(Generic[C]):
     True
     """
 
-    __slots__ = ("_counts", "_size", "_hash")
+    __slots__ = ("_counts", "_size", "_hash", "_plan")
 
     _counts: dict[C, int]
 
@@ -130,6 +134,8 @@ class Cards(Generic[C]):
         self._counts = counts
         self._size = _check_size(sum(counts.values()), "counts" if isinstance(cards, Mapping) else "cards")
         self._hash: int | None = None
+        #: How the evaluator probes this deck (drawdsl.probes.ProbePlan.of), made once.
+        self._plan: Any = _NO_PLAN
 
     @classmethod
     def _trusted(cls, counts: dict[D, int]) -> Cards[D]:
@@ -138,6 +144,7 @@ class Cards(Generic[C]):
         deck._counts = counts
         deck._size = sum(counts.values())
         deck._hash = None
+        deck._plan = _NO_PLAN
         return deck
 
     def __len__(self) -> int:

@@ -63,7 +63,7 @@ from collections import namedtuple
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from drawdsl.cards import Cards
+from drawdsl.cards import _NO_PLAN, Cards
 
 __all__ = ["Hidden", "Seen", "Watch", "Token", "ProbePlan", "show", "holds_hidden", "NAME_TYPES", "is_name"]
 
@@ -439,7 +439,15 @@ class ProbePlan:
     @classmethod
     def of(cls, deck: Cards[Any]) -> ProbePlan | None:
         """The plan for ``deck``, or None when probing does not apply: fewer than two
-        distinct cards, or cards that are not all of one named-tuple type."""
+        distinct cards, or cards that are not all of one named-tuple type.  Made once
+        per deck (the deck keeps it: a deck never changes)."""
+        plan = deck._plan
+        if plan is _NO_PLAN:
+            plan = deck._plan = cls._make(deck)
+        return plan  # type: ignore[no-any-return]
+
+    @classmethod
+    def _make(cls, deck: Cards[Any]) -> ProbePlan | None:
         cards = deck.distinct()
         if len(cards) < 2:
             return None

@@ -326,3 +326,22 @@ def test_past_the_signal_limit_a_placeholder_acts_as_the_value_and_the_run_is_di
             hidden + 1
     assert hidden + 1 == 8 and str(hidden) == "7" and hidden.bit_length() == 3
     assert watch.fields == {"rank"}  # the run that saw this is thrown away
+
+
+def test_a_deck_makes_its_probe_plan_once() -> None:
+    """The plan (every card's field keys) is kept by the deck: asked again, the same
+    one; a copy of the deck makes its own, and answers are unchanged."""
+    import copy
+    import pickle
+
+    from drawdsl import chances, draw_until, standard_deck
+    from drawdsl.probes import ProbePlan
+
+    deck = standard_deck()
+    plan = ProbePlan.of(deck)
+    assert plan is not None and ProbePlan.of(deck) is plan
+    for other in (copy.copy(deck), pickle.loads(pickle.dumps(deck))):
+        assert other == deck and ProbePlan.of(other) is not plan
+    spec = draw_until(lambda card: card.rank == 13).map(len)
+    assert chances(spec, deck) == chances(spec, deck) == chances(spec, copy.copy(deck))
+    assert ProbePlan.of(Cards("ab")) is None and ProbePlan.of(Cards("ab")) is None
