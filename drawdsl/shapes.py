@@ -41,7 +41,18 @@ from drawdsl.errors import StateLimitExceeded
 from drawdsl.outcomes import Outcomes, record, still_drawing
 from drawdsl.probes import show
 from drawdsl.reductions import CardIndex, _CannotRename, head_support, normal, rename_spec
-from drawdsl.spec import Spec, _Done, _Draw, _Frames, _Loop, _Resume, _spec_or_raise, reads_rest
+from drawdsl.spec import (
+    Spec,
+    _Done,
+    _Draw,
+    _Frames,
+    _Loop,
+    _MapFn,
+    _Resume,
+    _spec_or_raise,
+    _WhereFn,
+    reads_rest,
+)
 
 __all__ = ["Unshaped", "evaluate_shapes"]
 
@@ -144,10 +155,13 @@ def _resumed(draw: _Draw[Any]) -> _Resume | None:
     found: _Resume | None = None
     frames: _Frames | None = key[2]
     while frames is not None:
-        if type(frames.f) is _Resume:
+        f = frames.f
+        if type(f) is _Resume:
             if found is not None:
                 return None  # two generators: the other's history holds cards too
-            found = frames.f
+            found = f
+        elif type(f) not in (_MapFn, _WhereFn):
+            return None  # (the proof allows only these after a generator: they see its value)
         frames = frames.rest
     return found if found is not None and found.state is not None else None
 

@@ -474,3 +474,16 @@ def test_a_generator_until_a_rank_repeats_groups_them(monkeypatch: pytest.Monkey
     calls.clear()
     evaluate_shapes(spec, deck, 10**6, len(deck))
     assert len(calls) > 20 * 19 / 2
+    # Mapped and filtered after the generator: still grouped (those see its value only).
+    mapped = spec.map(_double).where(_even)
+    calls.clear()
+    assert chances(mapped, deck) == _evaluate_deck(mapped, deck, 10**6, len(deck), True, None)
+    assert 20 < len(calls) <= 2 * 21 + 1
+
+
+def _double(n: int) -> int:
+    return 2 * n
+
+
+def _even(n: int) -> bool:
+    return n % 4 == 0
