@@ -340,6 +340,150 @@ def _build(released: tuple[int, ...], drawn: int, insert_at: int, p: int, pack: 
     return general, g
 
 
+class _Pair:
+    """Two free draws taken as one unordered pair: the plan of a head ``H0`` whose free
+    move leads to a head ``H1`` pinning exactly ``H0``'s cards and the card drawn,
+    ``x``, whose free move leads to a head ``H2`` pinning neither ``x`` nor that
+    second card ``y`` (War's turn: A's card is kept until B's is drawn, then both go).
+
+    Both moves are made once per head, for all free classes (the drawn card is the
+    first free one, see :mod:`drawdsl.shapes`), so drawing ``x`` from the class of
+    count ``i`` and then ``y`` from the class of count ``j`` reaches ``H2``, and its
+    shape is the counts of counts of the deck left, with ``H2``'s pins: the deck
+    without ``x`` and ``y`` is the same in either order, so ``(i, j)`` and ``(j, i)``
+    reach the same state.  Their weights are equal too: ``H1`` pins ``x``, so its
+    class ``j`` still has ``c_j`` cards when ``j != i`` (``c_i - 1`` when it is ``i``).
+    So each unordered pair of classes is drawn once, twice weighted when ``i != j``,
+    straight into the frontier after the next draw.  A second draw of ``H1``'s pinned
+    cards (``x``'s rank again, or ``H0``'s pins) is made one by one, as usual.
+
+    Where ``H1`` released a pin of ``H0`` the pairing would be wrong (the released
+    card is free in ``H1``, not in ``H0``), and where ``H2`` pins ``x`` or ``y`` the two
+    orders give different shapes: no plan then, the draws are made one at a time.
+    """
+
+    __slots__ = ("f", "g", "pinned", "into", "f2", "g2", "then", "kept", "fails")
+
+    def __init__(
+        self, parent: _Head, final: _Head, pack: Packing,
+        f: Callable[[int], int] | None, g: list[int],
+        pinned: list[tuple[int, tuple[int, Any, Any, Any]]],
+        into: dict[int, int], f2: Callable[[int], int] | None, g2: list[int],
+    ) -> None:
+        self.f, self.g = f, g  # H0's free move: H1's shape is f(shape) + g[i]
+        self.pinned = pinned  # H1's pinned positions: (bit offset, move)
+        self.into = into  # H2's states after the pair (no pending discards)
+        self.f2, self.g2 = f2, g2  # H1's free move: H2's shape is f2(shape) + g2[j]
+        #: When H2 pins what H0 pins, in the same positions, f2(f(shape) + g[i]) is the
+        #: shape with one free card of count i drawn (x is free again, with i - 1 left):
+        #: shape + drawn_free[i], and H2's shape is shape + then[i][j].  None: made by
+        #: f, g and f2.
+        ks = range(pack.top + 1)
+        self.then = (
+            [[pack.drawn_free[i] + g2[j] for j in ks] for i in ks] if final.pins == parent.pins else None
+        )
+        #: H0's pins' bit offsets: their counts in H1 are those in H0 (H1 pins them all).
+        self.kept = parent.offsets[: len(parent.pins)]
+        #: Whether every second draw of a pinned card fails (x's rank again, in War).
+        self.fails = all(move[0] == _FAILS for _, move in pinned)
+
+    def draw(
+        self, shape: int, weight: int, pack: Packing, counted: list[int],
+        end: dict[Any, list[Any]], outcomes: Outcomes, depth: int, left: int,
+        max_states: int, over: Callable[[int], NoReturn],
+    ) -> int:
+        """Draw the free classes of a state of ``H0`` (``shape``, ``weight`` paths) as
+        the pair's first card, at ``depth - 1``, and the card after it, at ``depth``
+        (``left`` cards left then, ``end`` its outcomes); the states after both go to
+        ``into`` (``counted[0]``: how many there are).  Returns the weight that failed
+        at ``depth``."""
+        w, mask = pack.width, pack.mask
+        # (count i, the paths drawing a card of that count: i times the cards with i left)
+        classes = [(k, c * k) for k in range(1, pack.top + 1) if (c := (shape >> (w * (k - 1))) & mask)]
+        into, then = self.into, self.then
+        get = into.get
+        size = len(into)
+        live = counted[0]
+        failed = 0
+        if self.fails:
+            held = sum([(shape >> offset) & mask for offset in self.kept]) if self.kept else 0
+        base = -1
+        for at, (i, ways) in enumerate(classes):
+            paths = weight * ways  # x from a class of i copies
+            if self.fails:
+                failed += paths * (i - 1 + held)  # then x's rank again (i - 1 left) or a pin
+            else:
+                if base < 0:
+                    base = self.f(shape) if self.f is not None else shape
+                added, lost = self._pinned(
+                    base + self.g[i], paths, mask, end, outcomes, depth, left, max_states, over,
+                    live + len(into) - size,
+                )
+                live += added
+                failed += lost
+            if then is not None:
+                second, sums = shape, then[i]
+            else:
+                if base < 0:
+                    base = self.f(shape) if self.f is not None else shape
+                middle = base + self.g[i]
+                second, sums = self.f2(middle) if self.f2 is not None else middle, self.g2
+            if ways > i:  # another card of count i (x's rank is pinned in H1: one card less)
+                child = second + sums[i]
+                into[child] = get(child, 0) + paths * (ways - i)
+            paths *= 2  # (i, j) and (j, i): the same state
+            for j, ways_j in classes[at + 1:]:
+                child = second + sums[j]
+                into[child] = get(child, 0) + paths * ways_j
+        if len(into) - size + live > max_states:
+            over(len(into) - size + live)
+        counted[0] = live + len(into) - size
+        return failed
+
+    def _pinned(
+        self, middle: int, paths: int, mask: int, end: dict[Any, list[Any]], outcomes: Outcomes,
+        depth: int, left: int, max_states: int, over: Callable[[int], NoReturn], live: int,
+    ) -> tuple[int, int]:
+        """Draw ``H1``'s pinned cards second, at its state ``middle`` reached by
+        ``paths`` (``live`` states ahead so far); returns the new states and the weight
+        that failed."""
+        added = failed = 0
+        for offset, (rule, group, how, add) in self.pinned:
+            count = (middle >> offset) & mask
+            if not count:
+                continue
+            if rule == _ON:
+                child = (how(middle) if how is not None else middle) + add[0]
+                old = group.get(child)
+                if old is None:
+                    added += 1
+                    if live + added > max_states:
+                        over(live + added)
+                    group[child] = paths * count
+                else:
+                    group[child] = old + paths * count
+            elif rule == _DONE:
+                record(how, paths * count, end)
+            elif rule == _FAILS:
+                failed += paths * count
+            else:  # _REST: it fails after reading `how` more cards
+                deeper = depth + how
+                outcomes.at(deeper)[1][deeper] += paths * count * math.perm(left, how)
+        return added, failed
+
+
+def _over(
+    live: int, depth: int, max_states: int, heads: list[Any],
+    too_many: Callable[[int, int, list[Any]], NoReturn] | None,
+) -> NoReturn:
+    """Raise for ``live`` states at ``depth``, past ``max_states``."""
+    if too_many is None:
+        raise StateLimitExceeded(
+            f"exact evaluation reached {live} live states at draw {depth}, over max_states={max_states}"
+        )
+    too_many(live, depth, heads)
+
+
 def _draw_groups(
     parent: _Head, shape: int, weight: int, row: list[tuple[int, Any, Any, Any] | None],
     end: dict[Any, list[Any]], outcomes: Outcomes, depth: int, left: int,
@@ -388,6 +532,7 @@ def evaluate_shapes(
     annotate: Callable[[Exception, int, Any], None] | None = None,
     traced: bool = False,
     grouped: bool = False,
+    paired: bool = True,
 ) -> Distribution[Any]:
     """Depth-by-depth evaluation over shapes, for a spec proven blind to renamings.
 
@@ -400,7 +545,9 @@ def evaluate_shapes(
     :class:`~drawdsl.atoms.Untraced` when it does not show it.  When ``grouped`` (the
     symmetry shown by the step's bytecode, which never sees a set's order), the pinned
     cards a loop state holds interchangeably are drawn as one where that ends the path
-    (see :func:`_held`).
+    (see :func:`_held`).  When ``paired``, a free draw that pins the card drawn until
+    the next free draw releases it is taken with that draw as one unordered pair (see
+    :class:`_Pair`); the states between the two draws are then not kept.
     """
     cards = deck.distinct()
     size = len(cards)
@@ -424,6 +571,8 @@ def evaluate_shapes(
         return hid
 
     current: list[Any] = [None]
+    #: The child head id and pending discards of the last _ON move made (see _Pair).
+    last_on: list[int] = [0, 0]
 
     def transition(
         parent: _Head, anys: int, avail: int,
@@ -456,13 +605,48 @@ def evaluate_shapes(
             group = new.get((cid, anys + extra))
             if group is None:
                 group = new[cid, anys + extra] = {}
+            last_on[0], last_on[1] = cid, anys + extra
             return _ON, group, f, g
         if t is _Done:
             return _DONE, None, child.value, None  # type: ignore[attr-defined]
         return _FAILS, None, None, None
 
+    def pair_plan(
+        parent: _Head, free_move: tuple[int, Any, Any, Any], new_heads: list[_Head], left: int,
+        ahead: tuple[dict[tuple[int, int], Group], list[_Head], dict[_Draw[Any], int], list[int]],
+    ) -> _Pair | None:
+        """The pair plan of ``parent`` (no pending discards), whose free move is
+        ``free_move`` (the last _ON move made), or None where :class:`_Pair` does not apply."""
+        middle = new_heads[last_on[0]]
+        x = parent.first_free
+        if (
+            last_on[1] or middle.groups or middle.first_free < 0
+            or set(middle.pins) != {*parent.pins, x}
+        ):
+            return None
+        into, into_heads, into_ids, _ = ahead
+        avail = left - 1
+        try:
+            second = transition(middle, 0, avail, into, into_heads, into_ids, middle.first_free)
+            if second[0] != _ON or last_on[1]:
+                return None
+            final = into_heads[last_on[0]]
+            if x in final.where or middle.first_free in final.where:
+                return None
+            pinned = [
+                (offset, transition(middle, 0, avail, into, into_heads, into_ids, drawn))
+                for offset, _, k, _, drawn in middle.plan if not k
+            ]
+        except Exception:
+            return None  # the draws are made one by one, where an error is told at its own draw
+        _, _, f, g = free_move
+        _, group, f2, g2 = second
+        return _Pair(parent, final, pack, f, g, pinned, group, f2, g2)
+
     depth = 0
     frontier: dict[tuple[int, int], Group] = {}
+    #: The frontier one draw ahead made by pairs: (frontier, heads, their ids, [live]).
+    carry: tuple[dict[tuple[int, int], Group], list[_Head], dict[_Draw[Any], int], list[int]] | None = None
     try:
         end, fails = outcomes.at(0)
         first, anys = normal(spec, n)
@@ -478,22 +662,37 @@ def evaluate_shapes(
             record(first.value, 1, end)  # type: ignore[attr-defined]
         else:
             fails[0] += 1
-        while frontier:
+        while frontier or carry:
             if depth >= max_draws:
-                raise still_drawing(max_draws, sum(map(len, frontier.values())))
+                waiting = sum(map(len, frontier.values()))
+                raise still_drawing(max_draws, waiting + (sum(map(len, carry[0].values())) if carry else 0))
             depth += 1
             end, fails = outcomes.at(depth)
             left = n - depth
-            new: dict[tuple[int, int], Group] = {}
-            new_heads: list[_Head] = []
-            new_ids: dict[_Draw[Any], int] = {}
-            live = 0
-            failed = 0
+            new: dict[tuple[int, int], Group]
+            new_heads: list[_Head]
+            new_ids: dict[_Draw[Any], int]
+            if carry is None:
+                new, new_heads, new_ids, live = {}, [], {}, 0
+            else:
+                new, new_heads, new_ids, counted = carry
+                live = counted[0]
+            #: The frontier after the next draw, for the pairs drawn now.
+            ahead: tuple[dict[tuple[int, int], Group], list[_Head], dict[_Draw[Any], int], list[int]] = (
+                {}, [], {}, [0]
+            )
+            failed = paired_failed = 0
+            end_next: dict[Any, list[Any]] = {}  # the outcomes at the next draw (pairs' second cards)
+            over_next = partial(
+                _over, depth=depth + 1, max_states=max_states, heads=ahead[1], too_many=too_many
+            )
             for (hid, anys), states in frontier.items():
                 parent = heads[hid]
                 p = len(parent.pins)
                 # The transition of each pinned card (by position), then the free one's.
                 row: list[tuple[int, Any, Any, Any] | None] = [None] * (p + 1)
+                # The pair plan of the free draws: None not looked at yet, False none.
+                pair: _Pair | bool | None = None if paired and not anys and not parent.groups else False
                 for shape, weight in states.items():
                     base = -1  # F(shape) of the free move (all free classes share it), once made
                     if parent.groups:
@@ -511,6 +710,17 @@ def evaluate_shapes(
                             move = row[at] = transition(
                                 parent, anys, left - anys, new, new_heads, new_ids, drawn
                             )
+                            if k and pair is None:
+                                made = move[0] == _ON and pair_plan(parent, move, new_heads, left, ahead)
+                                pair = made or False
+                                if made:
+                                    end_next = outcomes.at(depth + 1)[0]
+                        if k and pair:
+                            paired_failed += pair.draw(  # type: ignore[union-attr]
+                                shape, weight, pack, ahead[3], end_next, outcomes, depth + 1, left - 1,
+                                max_states, over_next,
+                            )
+                            break  # every free class drawn, in pairs
                         rule, into, how, add = move
                         if rule == _ON:
                             if how is None:
@@ -525,12 +735,7 @@ def evaluate_shapes(
                             if old is None:
                                 live += 1
                                 if live > max_states:
-                                    if too_many is None:
-                                        raise StateLimitExceeded(
-                                            f"exact evaluation reached {live} live states at draw {depth}, "
-                                            f"over max_states={max_states}"
-                                        )
-                                    too_many(live, depth, new_heads)
+                                    _over(live, depth, max_states, new_heads, too_many)
                                 into[child] = weight * multiplier
                             else:
                                 into[child] = old + weight * multiplier
@@ -542,12 +747,15 @@ def evaluate_shapes(
                             deeper = depth + how
                             outcomes.at(deeper)[1][deeper] += weight * multiplier * math.perm(left, how)
             fails[depth] += failed
+            if paired_failed:
+                fails[depth + 1] += paired_failed
             if report is not None:
                 report(depth, live)
             if trace is not None:
                 trace.append((depth, live, len(new_heads)))
-            frontier = new
+            frontier = {key: group for key, group in new.items() if group}
             heads = new_heads
+            carry = ahead if ahead[0] else None
     except (StateLimitExceeded, Unshaped, Untraced):
         raise
     except Exception as err:
