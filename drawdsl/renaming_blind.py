@@ -233,7 +233,7 @@ def renaming_blind_map(code: types.CodeType) -> Proof | None:
             and not code.co_flags & 0xA0 and code.co_argcount >= 1:  # not a generator or coroutine
         instructions = code_instructions(code)
         nested = [c for c in code.co_consts if type(c) is types.CodeType]
-        if not any(ins.opname == "EXTENDED_ARG" for c in (code, *nested) for ins in dis.get_instructions(c)):
+        if not any(ins.opname == "EXTENDED_ARG" for c in (code, *nested) for ins in code_instructions(c)):
             try:
                 found = _Interpreter(code, instructions, first=_CARDS).run()
             except _NoProof:

@@ -680,3 +680,37 @@ def test_a_frame_reader_handed_in_keeps_the_order(make: Any) -> None:
     deck = Cards("aabbc")
     spec = make()
     assert chances(spec, deck, symmetric=False) == brute_force(spec, deck) == chances(spec, deck)
+
+
+def test_raw_bytecode_reads_agree_with_dis() -> None:
+    """The global names and refused opcodes read straight from the bytecode (no decoding)
+    are those dis finds, on every function of drawdsl and games and a code whose name
+    indices need EXTENDED_ARG."""
+    import dis
+    import gc
+    import types
+
+    import drawdsl.order_blind as ob
+    import games.penney
+    import games.war
+
+    assert games.war and games.penney
+
+    source = "def f():\n" + "".join(f"    g{i}\n" for i in range(300))
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)
+    ours = ("drawdsl", "games")
+    codes = [namespace["f"].__code__] + [
+        obj.__code__ for obj in gc.get_objects()
+        if isinstance(obj, types.FunctionType) and (obj.__module__ or "").split(".")[0] in ours
+    ]
+    assert len(codes) > 500
+    for code in codes:
+        loaded = frozenset(
+            ins.argval for c in ob._codes(code) for ins in dis.get_instructions(c)
+            if ins.opname == "LOAD_GLOBAL"
+        )
+        assert ob._globals_loaded(code) == loaded
+        refused = any(ins.opname in ob._REFUSED_OPS for ins in dis.get_instructions(code))
+        assert bool(ob._REFUSED_CODES.intersection(code.co_code[::2])) == refused
+    assert ob._globals_loaded(namespace["f"].__code__) == frozenset(f"g{i}" for i in range(300))
