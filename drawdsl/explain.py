@@ -91,6 +91,13 @@ class Explanation(Generic[V]):
                 f"{specs:,} different specs)"
             )
             lines.append("  per draw: " + " ".join(f"{live:,}" for live, _ in self.states))
+            last = max((i for i, (live, _) in enumerate(self.states) if live), default=-1)
+            if any(not live for live, _ in self.states[:last]):
+                # (a frontier never empties and then fills again, but over a pair)
+                lines.append(
+                    "  (a 0 before more states: the first card of a pair of free draws, taken "
+                    "with the next as one; its states are not kept)"
+                )
         lines.append(f"restarts: {self.restarts}")
         lines.extend(f"kept apart: {note}" for note in self.notes)
         if self.error is not None:

@@ -85,18 +85,15 @@ class _Head:
         #: Each position's bit offset in the packed shape (see Packing).
         w = pack.width
         self.offsets = (*range(w * top, w * (top + len(pins)), w), *range(0, w * top, w))
-        self.plan: tuple[tuple[int, int, int, int, int], ...] = ()
+        self.plan: tuple[tuple[int, int, int], ...] = ()
         self._plan()
 
     def _plan(self) -> None:
-        """The draws of the positions drawn one by one, for the inner loop: (bit offset,
-        the row of its transition, the count ``k`` of its free class or 0, the copies
-        each card of it has (a free class's ``k``; 1: a pinned card), the card drawn)."""
-        p, offsets, pins, first = len(self.pins), self.offsets, self.pins, self.first_free
-        self.plan = (
-            *[(offsets[i], i, 0, 1, pins[i]) for i in self.positions if i < p],
-            *[(offsets[i], p, i - p + 1, i - p + 1, first) for i in self.positions if i >= p],
-        )
+        """The draws of the pinned positions drawn one by one, for the inner loop: (bit
+        offset, the row of its transition, the card drawn).  The free classes are drawn
+        by the inner loop from the shape's nonzero free digits (see :func:`_classes`)."""
+        p, offsets, pins = len(self.pins), self.offsets, self.pins
+        self.plan = tuple((offsets[i], i, pins[i]) for i in self.positions if i < p)
 
     def ungroup(self, group: tuple[int, ...]) -> None:
         """Draw the pinned cards of ``group`` one by one from now on."""
@@ -340,6 +337,28 @@ def _build(released: tuple[int, ...], drawn: int, insert_at: int, p: int, pack: 
     return general, g
 
 
+def _classes(free: int, pack: Packing) -> tuple[list[tuple[int, int]], int]:
+    """The nonzero free classes of a shape whose free digits are ``free``: ``(k, k
+    times the cards with k copies left)`` by ``k``, and the free cards in all.
+
+    >>> pack = Packing(4, 13)
+    >>> _classes(pack.pack((), (0, 3, 0, 10)), pack)
+    ([(2, 6), (4, 40)], 46)
+    """
+    w, mask = pack.width, pack.mask
+    classes = []
+    total = 0
+    k = 1
+    while free:
+        count = free & mask
+        if count:
+            classes.append((k, count * k))
+            total += count * k
+        free >>= w
+        k += 1
+    return classes, total
+
+
 class _Pair:
     """Two free draws taken as one unordered pair: the plan of a head ``H0`` whose free
     move leads to a head ``H1`` pinning exactly ``H0``'s cards and the card drawn,
@@ -388,18 +407,17 @@ class _Pair:
         self.fails = all(move[0] == _FAILS for _, move in pinned)
 
     def draw(
-        self, shape: int, weight: int, pack: Packing, counted: list[int],
+        self, shape: int, weight: int, classes: list[tuple[int, int]], pack: Packing, counted: list[int],
         end: dict[Any, list[Any]], outcomes: Outcomes, depth: int, left: int,
         max_states: int, over: Callable[[int], NoReturn],
     ) -> int:
-        """Draw the free classes of a state of ``H0`` (``shape``, ``weight`` paths) as
-        the pair's first card, at ``depth - 1``, and the card after it, at ``depth``
-        (``left`` cards left then, ``end`` its outcomes); the states after both go to
-        ``into`` (``counted[0]``: how many there are).  Returns the weight that failed
-        at ``depth``."""
-        w, mask = pack.width, pack.mask
-        # (count i, the paths drawing a card of that count: i times the cards with i left)
-        classes = [(k, c * k) for k in range(1, pack.top + 1) if (c := (shape >> (w * (k - 1))) & mask)]
+        """Draw the free classes of a state of ``H0`` (``shape``, ``weight`` paths;
+        ``classes``: its free classes as :func:`_classes` lists them) as the pair's
+        first card, at ``depth - 1``, and the card after it, at ``depth`` (``left``
+        cards left then, ``end`` its outcomes); the states after both go to ``into``
+        (``counted[0]``: how many there are).  Returns the weight that failed at
+        ``depth``."""
+        mask = pack.mask
         into, then = self.into, self.then
         get = into.get
         size = len(into)
@@ -558,6 +576,7 @@ def evaluate_shapes(
     # A digit holds a pinned card's count (at most top) or how many cards share a count.
     pack = Packing(top, max(size, top))
     mask = pack.mask
+    low = (1 << (pack.width * top)) - 1  # the free classes' digits
     outcomes = Outcomes()
     heads: list[_Head] = []
     head_ids: dict[_Draw[Any], int] = {}
@@ -635,7 +654,7 @@ def evaluate_shapes(
                 return None
             pinned = [
                 (offset, transition(middle, 0, avail, into, into_heads, into_ids, drawn))
-                for offset, _, k, _, drawn in middle.plan if not k
+                for offset, _, drawn in middle.plan
             ]
         except Exception:
             return None  # the draws are made one by one, where an error is told at its own draw
@@ -682,6 +701,7 @@ def evaluate_shapes(
                 {}, [], {}, [0]
             )
             failed = paired_failed = 0
+            nonzero: dict[int, tuple[list[tuple[int, int]], int]] = {}  # free digits -> _classes
             end_next: dict[Any, list[Any]] = {}  # the outcomes at the next draw (pairs' second cards)
             over_next = partial(
                 _over, depth=depth + 1, max_states=max_states, heads=ahead[1], too_many=too_many
@@ -693,6 +713,7 @@ def evaluate_shapes(
                 row: list[tuple[int, Any, Any, Any] | None] = [None] * (p + 1)
                 # The pair plan of the free draws: None not looked at yet, False none.
                 pair: _Pair | bool | None = None if paired and not anys and not parent.groups else False
+                ended = [0] * (p + 1)  # the paths each finishing move ends, recorded once after
                 for shape, weight in states.items():
                     base = -1  # F(shape) of the free move (all free classes share it), once made
                     if parent.groups:
@@ -700,52 +721,80 @@ def evaluate_shapes(
                         failed += _draw_groups(
                             parent, shape, weight, row, end, outcomes, depth, left, draw_one, mask
                         )
-                    for offset, at, k, copies, drawn in parent.plan:
+                    for offset, at, drawn in parent.plan:
                         count = (shape >> offset) & mask
                         if not count:
                             continue
-                        multiplier = count * copies
                         move = row[at]
                         if move is None:
                             move = row[at] = transition(
                                 parent, anys, left - anys, new, new_heads, new_ids, drawn
                             )
-                            if k and pair is None:
-                                made = move[0] == _ON and pair_plan(parent, move, new_heads, left, ahead)
-                                pair = made or False
-                                if made:
-                                    end_next = outcomes.at(depth + 1)[0]
-                        if k and pair:
-                            paired_failed += pair.draw(  # type: ignore[union-attr]
-                                shape, weight, pack, ahead[3], end_next, outcomes, depth + 1, left - 1,
-                                max_states, over_next,
-                            )
-                            break  # every free class drawn, in pairs
                         rule, into, how, add = move
                         if rule == _ON:
-                            if how is None:
-                                child = shape + add[k]
-                            elif k:
-                                if base < 0:
-                                    base = how(shape)
-                                child = base + add[k]
-                            else:
-                                child = how(shape) + add[0]
+                            child = (how(shape) if how is not None else shape) + add[0]
                             old = into.get(child)
                             if old is None:
                                 live += 1
                                 if live > max_states:
                                     _over(live, depth, max_states, new_heads, too_many)
-                                into[child] = weight * multiplier
+                                into[child] = weight * count
                             else:
-                                into[child] = old + weight * multiplier
+                                into[child] = old + weight * count
                         elif rule == _DONE:
-                            record(how, weight * multiplier, end)
+                            ended[at] += weight * count
                         elif rule == _FAILS:
-                            failed += weight * multiplier
+                            failed += weight * count
                         else:  # _REST: it fails after reading `how` more cards
                             deeper = depth + how
-                            outcomes.at(deeper)[1][deeper] += weight * multiplier * math.perm(left, how)
+                            outcomes.at(deeper)[1][deeper] += weight * count * math.perm(left, how)
+                    loose = shape & low
+                    if not loose:
+                        continue
+                    # The free classes: (k, k times the cards with k left), and their cards.
+                    found = nonzero.get(loose)
+                    if found is None:
+                        found = nonzero[loose] = _classes(loose, pack)
+                    classes, cards_free = found
+                    move = row[p]
+                    if move is None:
+                        move = row[p] = transition(
+                            parent, anys, left - anys, new, new_heads, new_ids, parent.first_free
+                        )
+                        if pair is None:
+                            made = move[0] == _ON and pair_plan(parent, move, new_heads, left, ahead)
+                            pair = made or False
+                            if made:
+                                end_next = outcomes.at(depth + 1)[0]
+                    if pair:
+                        paired_failed += pair.draw(  # type: ignore[union-attr]
+                            shape, weight, classes, pack, ahead[3], end_next, outcomes, depth + 1, left - 1,
+                            max_states, over_next,
+                        )
+                        continue
+                    rule, into, how, add = move
+                    if rule == _ON:
+                        base = how(shape) if how is not None else shape
+                        for k, ways in classes:
+                            child = base + add[k]
+                            old = into.get(child)
+                            if old is None:
+                                live += 1
+                                if live > max_states:
+                                    _over(live, depth, max_states, new_heads, too_many)
+                                into[child] = weight * ways
+                            else:
+                                into[child] = old + weight * ways
+                    elif rule == _DONE:
+                        ended[p] += weight * cards_free
+                    elif rule == _FAILS:
+                        failed += weight * cards_free
+                    else:  # _REST: it fails after reading `how` more cards
+                        deeper = depth + how
+                        outcomes.at(deeper)[1][deeper] += weight * cards_free * math.perm(left, how)
+                for at, paths in enumerate(ended):
+                    if paths:
+                        record(row[at][2], paths, end)  # type: ignore[index]
             fails[depth] += failed
             if paired_failed:
                 fails[depth + 1] += paired_failed

@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from oracle import brute_force
 
-from drawdsl import Cards, Spec, StateLimitExceeded, done, draw_any, fail, loop
+from drawdsl import Cards, Spec, StateLimitExceeded, done, draw_any, explain, fail, loop
 from drawdsl.exact import _evaluate_deck
 from drawdsl.reductions import prove_symmetry
 from drawdsl.shapes import _Pair, evaluate_shapes
@@ -107,7 +107,7 @@ class Counting:
 
         def counted(pair: _Pair, *args: Any) -> int:
             self.calls += 1
-            self.turns.add((args[6] - 2) // 2)  # (its depth: the pair's second card)
+            self.turns.add((args[7] - 2) // 2)  # (its depth: the pair's second card)
             return draw(pair, *args)
 
         monkeypatch.setattr(_Pair, "draw", counted)
@@ -215,3 +215,11 @@ def test_discards_between_or_after_the_two_cards(
     answer = evaluate_shapes(spec, deck, 10**6, len(deck))
     assert count.turns == paired
     assert answer == evaluate_shapes(spec, deck, 10**6, len(deck), paired=False) == brute_force(spec, deck)
+
+
+def test_explain_says_what_the_empty_draws_are() -> None:
+    paired = str(explain(tie_free_spec(4), war_deck(4, 2)))
+    assert "per draw: 0 1 0 3 0 2 2 0" in paired
+    assert "the first card of a pair of free draws" in paired
+    single = str(explain(pair_spec(3, "fail", "first", "fail", False, None), DECK))
+    assert "pair" not in single
