@@ -64,7 +64,9 @@ class Unshaped(Exception):
 class _Head:
     """A draw at the head of some states, with its pinned cards and its first free card."""
 
-    __slots__ = ("draw", "pins", "where", "first_free", "verified", "groups", "positions", "offsets", "plan")
+    __slots__ = (
+        "draw", "pins", "where", "first_free", "verified", "groups", "positions", "offsets", "plan", "early",
+    )
 
     def __init__(self, draw: _Draw[Any], size: int, pack: Packing, index: CardIndex, grouped: bool) -> None:
         top = pack.top
@@ -87,6 +89,10 @@ class _Head:
         self.offsets = (*range(w * top, w * (top + len(pins)), w), *range(0, w * top, w))
         self.plan: tuple[tuple[int, int, int], ...] = ()
         self._plan()
+        #: Moves made a draw early (by a pair plan, for its states without pending
+        #: discards), by row, with the child head and its pending discards when they go
+        #: on: the next draw's inner loop starts from them.
+        self.early: dict[int, tuple[tuple[int, Any, Any, Any], int, int]] = {}
 
     def _plan(self) -> None:
         """The draws of the pinned positions drawn one by one, for the inner loop: (bit
@@ -631,31 +637,41 @@ def evaluate_shapes(
         return _FAILS, None, None, None
 
     def pair_plan(
-        parent: _Head, free_move: tuple[int, Any, Any, Any], new_heads: list[_Head], left: int,
-        ahead: tuple[dict[tuple[int, int], Group], list[_Head], dict[_Draw[Any], int], list[int]],
+        parent: _Head, free_move: tuple[int, Any, Any, Any], cid: int, discards: int, new_heads: list[_Head],
+        left: int, ahead: tuple[dict[tuple[int, int], Group], list[_Head], dict[_Draw[Any], int], list[int]],
     ) -> _Pair | None:
         """The pair plan of ``parent`` (no pending discards), whose free move is
-        ``free_move`` (the last _ON move made), or None where :class:`_Pair` does not apply."""
-        middle = new_heads[last_on[0]]
+        ``free_move`` (an _ON move to head ``cid`` with ``discards`` pending), or None
+        where :class:`_Pair` does not apply."""
+        middle = new_heads[cid]
         x = parent.first_free
         if (
-            last_on[1] or middle.groups or middle.first_free < 0
+            discards or middle.groups or middle.first_free < 0
             or set(middle.pins) != {*parent.pins, x}
         ):
             return None
         into, into_heads, into_ids, _ = ahead
         avail = left - 1
+        early = middle.early
+
+        def move(at: int, drawn: int) -> tuple[tuple[int, Any, Any, Any], int, int]:
+            """``middle``'s move at row ``at`` (made once, and kept for its next draw),
+            with its child head and pending discards when it goes on."""
+            made = early.get(at)
+            if made is None:
+                made = early[at] = (
+                    transition(middle, 0, avail, into, into_heads, into_ids, drawn), last_on[0], last_on[1]
+                )
+            return made
+
         try:
-            second = transition(middle, 0, avail, into, into_heads, into_ids, middle.first_free)
-            if second[0] != _ON or last_on[1]:
+            second, cid, anys = move(len(middle.pins), middle.first_free)
+            if second[0] != _ON or anys:
                 return None
-            final = into_heads[last_on[0]]
+            final = into_heads[cid]
             if x in final.where or middle.first_free in final.where:
                 return None
-            pinned = [
-                (offset, transition(middle, 0, avail, into, into_heads, into_ids, drawn))
-                for offset, _, drawn in middle.plan
-            ]
+            pinned = [(offset, move(at, drawn)[0]) for offset, at, drawn in middle.plan]
         except Exception:
             return None  # the draws are made one by one, where an error is told at its own draw
         _, _, f, g = free_move
@@ -711,6 +727,11 @@ def evaluate_shapes(
                 p = len(parent.pins)
                 # The transition of each pinned card (by position), then the free one's.
                 row: list[tuple[int, Any, Any, Any] | None] = [None] * (p + 1)
+                child_of: dict[int, tuple[int, int]] = {}  # row -> its _ON move's (child head, discards)
+                if parent.early and not anys:
+                    for at, (early, cid, discards) in parent.early.items():
+                        row[at] = early  # made by a pair plan a draw ago, for this draw
+                        child_of[at] = (cid, discards)
                 # The pair plan of the free draws: None not looked at yet, False none.
                 pair: _Pair | bool | None = None if paired and not anys and not parent.groups else False
                 ended = [0] * (p + 1)  # the paths each finishing move ends, recorded once after
@@ -761,11 +782,15 @@ def evaluate_shapes(
                         move = row[p] = transition(
                             parent, anys, left - anys, new, new_heads, new_ids, parent.first_free
                         )
-                        if pair is None:
-                            made = move[0] == _ON and pair_plan(parent, move, new_heads, left, ahead)
-                            pair = made or False
-                            if made:
-                                end_next = outcomes.at(depth + 1)[0]
+                        child_of[p] = (last_on[0], last_on[1])
+                    if pair is None:
+                        then_id, discards = child_of[p]
+                        made = move[0] == _ON and pair_plan(
+                            parent, move, then_id, discards, new_heads, left, ahead
+                        )
+                        pair = made or False
+                        if made:
+                            end_next = outcomes.at(depth + 1)[0]
                     if pair:
                         paired_failed += pair.draw(  # type: ignore[union-attr]
                             shape, weight, classes, pack, ahead[3], end_next, outcomes, depth + 1, left - 1,

@@ -223,3 +223,27 @@ def test_explain_says_what_the_empty_draws_are() -> None:
     assert "the first card of a pair of free draws" in paired
     single = str(explain(pair_spec(3, "fail", "first", "fail", False, None), DECK))
     assert "pair" not in single
+
+
+class CountedStep(PairStep):
+    """PairStep counting its calls."""
+
+    calls = 0
+
+    def __call__(self, state: tuple[int, Any, Any], card: Any) -> Any:
+        CountedStep.calls += 1
+        return super().__call__(state, card)
+
+
+@pytest.mark.parametrize("after", ["none", "first"])
+def test_a_pair_plan_asks_the_step_no_more_than_single_draws(after: str) -> None:
+    # The moves a pair plan makes a draw early are kept for that draw, also where the
+    # plan is refused (the next state keeps x): never asked twice.
+    deck = Cards({"a": 3, "b": 2, "c": 2, "d": 2, "e": 1})
+    spec = loop((0, None, None), CountedStep(4, "fail", after, "fail", False))
+    calls = []
+    for paired in (True, False):
+        CountedStep.calls = 0
+        evaluate_shapes(spec, deck, 10**6, len(deck), paired=paired)
+        calls.append(CountedStep.calls)
+    assert calls[0] <= calls[1]
