@@ -684,10 +684,9 @@ def test_a_frame_reader_handed_in_keeps_the_order(make: Any) -> None:
 
 def test_raw_bytecode_reads_agree_with_dis() -> None:
     """The global names and refused opcodes read straight from the bytecode (no decoding)
-    are those dis finds, on every function of drawdsl and games and a code whose name
-    indices need EXTENDED_ARG."""
+    are those dis finds, on every function and method of drawdsl and games and a code
+    whose name indices need EXTENDED_ARG."""
     import dis
-    import gc
     import types
 
     import drawdsl.order_blind as ob
@@ -699,11 +698,13 @@ def test_raw_bytecode_reads_agree_with_dis() -> None:
     source = "def f():\n" + "".join(f"    g{i}\n" for i in range(300))
     namespace: dict[str, Any] = {}
     exec(source, namespace)
-    ours = ("drawdsl", "games")
-    codes = [namespace["f"].__code__] + [
-        obj.__code__ for obj in gc.get_objects()
-        if isinstance(obj, types.FunctionType) and (obj.__module__ or "").split(".")[0] in ours
-    ]
+    codes = [namespace["f"].__code__]
+    for name, module in sorted(sys.modules.items()):
+        if name.split(".")[0] not in ("drawdsl", "games") or module is None:
+            continue
+        for value in list(vars(module).values()):
+            members = list(vars(value).values()) if type(value) is type else [value]
+            codes += [f.__code__ for f in members if type(f) is types.FunctionType]
     assert len(codes) > 500
     for code in codes:
         loaded = frozenset(
