@@ -480,9 +480,10 @@ class _Pair:
                 child = (how(middle) if how is not None else middle) + add[0]
                 old = group.get(child)
                 if old is None:
-                    added += 1
-                    if live + added > max_states:
-                        over(live + added)
+                    if group is not self.into:  # (the pairs' own states are counted by draw)
+                        added += 1
+                        if live + added > max_states:
+                            over(live + added)
                     group[child] = paths * count
                 else:
                     group[child] = old + paths * count
