@@ -733,8 +733,11 @@ def evaluate_shapes(
                     for at, (early, cid, discards) in parent.early.items():
                         row[at] = early  # made by a pair plan a draw ago, for this draw
                         child_of[at] = (cid, discards)
-                # The pair plan of the free draws: None not looked at yet, False none.
-                pair: _Pair | bool | None = None if paired and not anys and not parent.groups else False
+                # The pair plan of the free draws: None not looked at yet, False none (nor
+                # where the pair's second card would be past max_draws).
+                pair: _Pair | bool | None = (
+                    None if paired and not anys and not parent.groups and depth < max_draws else False
+                )
                 ended = [0] * (p + 1)  # the paths each finishing move ends, recorded once after
                 for shape, weight in states.items():
                     base = -1  # F(shape) of the free move (all free classes share it), once made

@@ -277,3 +277,17 @@ def test_a_state_reached_by_a_pair_and_by_a_pinned_second_card_is_counted_once()
     trace: list[tuple[int, int, int]] = []
     assert evaluate_shapes(spec, deck, 2, len(deck), trace=trace) == brute_force(spec, deck)
     assert [live for _, live, _ in trace] == [0, 2, 0]
+
+
+@pytest.mark.parametrize("max_draws", range(1, 9))
+def test_max_draws_stops_where_single_draws_stop(max_draws: int) -> None:
+    # No pair's second card past max_draws: the same answer or the same message
+    # (the live states it names are those at the last draw made).
+    deck, spec = war_deck(4, 2), tie_free_spec(4)
+    said = []
+    for paired in (True, False):
+        try:
+            said.append(str(evaluate_shapes(spec, deck, 10**6, max_draws, paired=paired)))
+        except StateLimitExceeded as stopped:
+            said.append(str(stopped))
+    assert said[0] == said[1]
