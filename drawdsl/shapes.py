@@ -464,6 +464,54 @@ class _Pair:
         counted[0] = live + len(into) - size
         return failed
 
+    def draw_all(
+        self, states: dict[int, int], nonzero: dict[int, tuple[list[tuple[int, int]], int]], low: int,
+        pack: Packing, counted: list[int], end: dict[Any, list[Any]], outcomes: Outcomes, depth: int,
+        left: int, max_states: int, over: Callable[[int], NoReturn],
+    ) -> int:
+        """:meth:`draw` for every state of ``H0`` (``states``: shape -> paths), which
+        pins no card; ``nonzero`` caches :func:`_classes` by the free digits (``low``
+        masks them).  Returns the weight that failed at ``depth``."""
+        failed = 0
+        if not (self.fails and self.then is not None):
+            for shape, weight in states.items():
+                loose = shape & low
+                if loose:
+                    found = nonzero.get(loose)
+                    if found is None:
+                        found = nonzero[loose] = _classes(loose, pack)
+                    failed += self.draw(
+                        shape, weight, found[0], pack, counted, end, outcomes, depth, left, max_states, over
+                    )
+            return failed
+        # War's turn, inline: x's rank again fails, and H2's shape is shape + then[i][j].
+        into, then = self.into, self.then
+        get = into.get
+        size, live = len(into), counted[0]
+        for shape, weight in states.items():
+            loose = shape & low
+            if not loose:
+                continue
+            found = nonzero.get(loose)
+            if found is None:
+                found = nonzero[loose] = _classes(loose, pack)
+            classes = found[0]
+            for at, (i, ways) in enumerate(classes):
+                paths = weight * ways  # x from a class of i copies
+                failed += paths * (i - 1)  # then x's rank again
+                sums = then[i]
+                if ways > i:  # another card of count i (x's rank is pinned in H1: one card less)
+                    child = shape + sums[i]
+                    into[child] = get(child, 0) + paths * (ways - i)
+                paths *= 2  # (i, j) and (j, i): the same state
+                for j, ways_j in classes[at + 1:]:
+                    child = shape + sums[j]
+                    into[child] = get(child, 0) + paths * ways_j
+            if len(into) - size + live > max_states:
+                over(len(into) - size + live)
+        counted[0] = live + len(into) - size
+        return failed
+
     def _pinned(
         self, middle: int, paths: int, mask: int, end: dict[Any, list[Any]], outcomes: Outcomes,
         depth: int, left: int, max_states: int, over: Callable[[int], NoReturn], live: int,
@@ -739,6 +787,26 @@ def evaluate_shapes(
                     None if paired and not anys and not parent.groups and depth < max_draws else False
                 )
                 ended = [0] * (p + 1)  # the paths each finishing move ends, recorded once after
+                if pair is None and not parent.plan:
+                    # No pinned card drawn one by one: when the free draws are pairs, every
+                    # state is drawn by the pair plan in one call.
+                    if row[p] is None and any(shape & low for shape in states):
+                        row[p] = transition(parent, 0, left, new, new_heads, new_ids, parent.first_free)
+                        child_of[p] = (last_on[0], last_on[1])
+                    move = row[p]
+                    if move is not None:
+                        then_id, discards = child_of[p]
+                        made = move[0] == _ON and pair_plan(
+                            parent, move, then_id, discards, new_heads, left, ahead
+                        )
+                        pair = made or False
+                        if made:
+                            end_next = outcomes.at(depth + 1)[0]
+                            paired_failed += made.draw_all(
+                                states, nonzero, low, pack, ahead[3], end_next, outcomes, depth + 1, left - 1,
+                                max_states, over_next,
+                            )
+                            continue
                 for shape, weight in states.items():
                     base = -1  # F(shape) of the free move (all free classes share it), once made
                     if parent.groups:

@@ -97,20 +97,22 @@ def by_cards(spec: Spec[Any], deck: Cards[Any]) -> Any:
 
 
 class Counting:
-    """Counts the states drawn in pairs (wraps _Pair.draw), and the turns (from 0)
-    whose two cards were drawn as a pair."""
+    """Counts the calls drawing states in pairs (wraps _Pair.draw and draw_all), and
+    the turns (from 0) whose two cards were drawn as a pair."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.calls = 0
         self.turns: set[int] = set()
-        draw = _Pair.draw
+        for name in ("draw", "draw_all"):
+            monkeypatch.setattr(_Pair, name, self.counting(getattr(_Pair, name)))
 
+    def counting(self, method: Any) -> Any:
         def counted(pair: _Pair, *args: Any) -> int:
             self.calls += 1
             self.turns.add((args[7] - 2) // 2)  # (its depth: the pair's second card)
-            return draw(pair, *args)
+            return int(method(pair, *args))
 
-        monkeypatch.setattr(_Pair, "draw", counted)
+        return counted
 
 
 @settings(max_examples=300, deadline=None)
