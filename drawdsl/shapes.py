@@ -694,6 +694,12 @@ def evaluate_shapes(
         where :class:`_Pair` does not apply."""
         middle = new_heads[cid]
         x = parent.first_free
+        key = middle.draw.key
+        if not (type(key) is tuple and len(key) == 2 and key[0] == "loop" and type(key[1]) is _Loop):
+            # Only a loop's: a head of a generator takes its pins from the first history
+            # that reaches it, and a pair plan reaching a head first, before a path drawing
+            # a pinned card, can give it a card that path does not hold (Unshaped, review S).
+            return None
         if (
             discards or middle.groups or middle.first_free < 0
             or set(middle.pins) != {*parent.pins, x}

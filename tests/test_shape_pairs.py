@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from oracle import brute_force
 
-from drawdsl import Cards, Spec, StateLimitExceeded, done, draw_any, explain, fail, loop
+from drawdsl import Cards, Spec, StateLimitExceeded, done, draw, draw_any, explain, fail, generate, loop
 from drawdsl.exact import _evaluate_deck
 from drawdsl.reductions import prove_symmetry
 from drawdsl.shapes import _Pair, evaluate_shapes
@@ -293,3 +293,24 @@ def test_max_draws_stops_where_single_draws_stop(max_draws: int) -> None:
         except StateLimitExceeded as stopped:
             said.append(str(stopped))
     assert said[0] == said[1]
+
+
+@generate
+def war_turns(turns: int) -> Any:
+    """Turns of two cards; the same card twice discards one unseen and goes on."""
+    for _ in range(turns):
+        a = yield draw()
+        b = yield draw()
+        if a == b:
+            yield draw_any(1)
+        a = b = None
+    return "end"
+
+
+def test_a_generator_draws_one_by_one_and_keeps_its_shapes() -> None:
+    # (review S: a pair plan made the head after two different cards first, and the
+    # path drawing the same card twice then reached it holding another card: Unshaped,
+    # and chances fell back to per-card counts.)
+    deck = Cards({"a": 2, "b": 2, "c": 2})
+    spec = war_turns(2)
+    assert evaluate_shapes(spec, deck, 10**6, len(deck)) == brute_force(spec, deck)
