@@ -97,7 +97,7 @@ class _Head:
     def _plan(self) -> None:
         """The draws of the pinned positions drawn one by one, for the inner loop: (bit
         offset, the row of its transition, the card drawn).  The free classes are drawn
-        by the inner loop from the shape's nonzero free digits (see :func:`_classes`)."""
+        by the inner loop from the shape's free digits, up to the last nonzero one."""
         p, offsets, pins = len(self.pins), self.offsets, self.pins
         self.plan = tuple((offsets[i], i, pins[i]) for i in self.positions if i < p)
 
@@ -465,37 +465,38 @@ class _Pair:
         return failed
 
     def draw_all(
-        self, states: dict[int, int], nonzero: dict[int, tuple[list[tuple[int, int]], int]], low: int,
-        pack: Packing, counted: list[int], end: dict[Any, list[Any]], outcomes: Outcomes, depth: int,
-        left: int, max_states: int, over: Callable[[int], NoReturn],
+        self, states: dict[int, int], low: int, pack: Packing, counted: list[int],
+        end: dict[Any, list[Any]], outcomes: Outcomes, depth: int, left: int, max_states: int,
+        over: Callable[[int], NoReturn],
     ) -> int:
         """:meth:`draw` for every state of ``H0`` (``states``: shape -> paths), which
-        pins no card; ``nonzero`` caches :func:`_classes` by the free digits (``low``
-        masks them).  Returns the weight that failed at ``depth``."""
+        pins no card (``low`` masks the free digits).  Returns the weight that failed at
+        ``depth``."""
         failed = 0
         if not (self.fails and self.then is not None):
             for shape, weight in states.items():
                 loose = shape & low
                 if loose:
-                    found = nonzero.get(loose)
-                    if found is None:
-                        found = nonzero[loose] = _classes(loose, pack)
                     failed += self.draw(
-                        shape, weight, found[0], pack, counted, end, outcomes, depth, left, max_states, over
+                        shape, weight, _classes(loose, pack)[0], pack, counted, end, outcomes, depth, left,
+                        max_states, over,
                     )
             return failed
         # War's turn, inline: x's rank again fails, and H2's shape is shape + then[i][j].
         into, then = self.into, self.then
         get = into.get
         size, live = len(into), counted[0]
+        w, mask = pack.width, pack.mask
         for shape, weight in states.items():
             loose = shape & low
-            if not loose:
-                continue
-            found = nonzero.get(loose)
-            if found is None:
-                found = nonzero[loose] = _classes(loose, pack)
-            classes = found[0]
+            classes = []  # (k, k times the cards with k left), as _classes makes them
+            k = 1
+            while loose:
+                count = loose & mask
+                if count:
+                    classes.append((k, count * k))
+                loose >>= w
+                k += 1
             for at, (i, ways) in enumerate(classes):
                 paths = weight * ways  # x from a class of i copies
                 failed += paths * (i - 1)  # then x's rank again
@@ -631,7 +632,9 @@ def evaluate_shapes(
     # A digit holds a pinned card's count (at most top) or how many cards share a count.
     pack = Packing(top, max(size, top))
     mask = pack.mask
-    low = (1 << (pack.width * top)) - 1  # the free classes' digits
+    width = pack.width
+    low = (1 << (width * top)) - 1  # the free classes' digits
+    sparse = top > 8  # (see the inner loop)
     outcomes = Outcomes()
     heads: list[_Head] = []
     head_ids: dict[_Draw[Any], int] = {}
@@ -809,12 +812,11 @@ def evaluate_shapes(
                         if made:
                             end_next = outcomes.at(depth + 1)[0]
                             paired_failed += made.draw_all(
-                                states, nonzero, low, pack, ahead[3], end_next, outcomes, depth + 1, left - 1,
+                                states, low, pack, ahead[3], end_next, outcomes, depth + 1, left - 1,
                                 max_states, over_next,
                             )
                             continue
                 for shape, weight in states.items():
-                    base = -1  # F(shape) of the free move (all free classes share it), once made
                     if parent.groups:
                         draw_one = partial(transition, parent, anys, left - anys, new, new_heads, new_ids)
                         failed += _draw_groups(
@@ -850,11 +852,6 @@ def evaluate_shapes(
                     loose = shape & low
                     if not loose:
                         continue
-                    # The free classes: (k, k times the cards with k left), and their cards.
-                    found = nonzero.get(loose)
-                    if found is None:
-                        found = nonzero[loose] = _classes(loose, pack)
-                    classes, cards_free = found
                     move = row[p]
                     if move is None:
                         move = row[p] = transition(
@@ -871,24 +868,57 @@ def evaluate_shapes(
                             end_next = outcomes.at(depth + 1)[0]
                     if pair:
                         paired_failed += pair.draw(  # type: ignore[union-attr]
-                            shape, weight, classes, pack, ahead[3], end_next, outcomes, depth + 1, left - 1,
-                            max_states, over_next,
+                            shape, weight, _classes(loose, pack)[0], pack, ahead[3], end_next, outcomes,
+                            depth + 1, left - 1, max_states, over_next,
                         )
                         continue
                     rule, into, how, add = move
-                    if rule == _ON:
-                        base = how(shape) if how is not None else shape
-                        for k, ways in classes:
-                            child = base + add[k]
-                            old = into.get(child)
-                            if old is None:
-                                live += 1
-                                if live > max_states:
-                                    _over(live, depth, max_states, new_heads, too_many)
-                                into[child] = weight * ways
-                            else:
-                                into[child] = old + weight * ways
-                    elif rule == _DONE:
+                    if not sparse:
+                        # The free classes, from the lowest digit (k = 1) to the last nonzero one.
+                        k = 1
+                        if rule == _ON:
+                            base = how(shape) if how is not None else shape
+                            while loose:
+                                count = loose & mask
+                                if count:
+                                    child = base + add[k]
+                                    old = into.get(child)
+                                    if old is None:
+                                        live += 1
+                                        if live > max_states:
+                                            _over(live, depth, max_states, new_heads, too_many)
+                                        into[child] = weight * count * k
+                                    else:
+                                        into[child] = old + weight * count * k
+                                loose >>= width
+                                k += 1
+                            continue
+                        cards_free = 0
+                        while loose:
+                            cards_free += (loose & mask) * k
+                            loose >>= width
+                            k += 1
+                    else:
+                        # Many counts, few of them held: the nonzero classes, read once per
+                        # free digits and draw (many states share them).
+                        found = nonzero.get(loose)
+                        if found is None:
+                            found = nonzero[loose] = _classes(loose, pack)
+                        classes, cards_free = found
+                        if rule == _ON:
+                            base = how(shape) if how is not None else shape
+                            for k, ways in classes:
+                                child = base + add[k]
+                                old = into.get(child)
+                                if old is None:
+                                    live += 1
+                                    if live > max_states:
+                                        _over(live, depth, max_states, new_heads, too_many)
+                                    into[child] = weight * ways
+                                else:
+                                    into[child] = old + weight * ways
+                            continue
+                    if rule == _DONE:
                         ended[p] += weight * cards_free
                     elif rule == _FAILS:
                         failed += weight * cards_free

@@ -7,6 +7,7 @@ pending)."""
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import pytest
@@ -107,9 +108,12 @@ class Counting:
             monkeypatch.setattr(_Pair, name, self.counting(getattr(_Pair, name)))
 
     def counting(self, method: Any) -> Any:
+        names = list(inspect.signature(method).parameters)[1:]
+
         def counted(pair: _Pair, *args: Any) -> int:
             self.calls += 1
-            self.turns.add((args[7] - 2) // 2)  # (its depth: the pair's second card)
+            depth = args[names.index("depth")]  # (the pair's second card's)
+            self.turns.add((depth - 2) // 2)
             return int(method(pair, *args))
 
         return counted

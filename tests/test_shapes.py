@@ -119,3 +119,24 @@ def test_shapes_keep_the_limit_and_say_why() -> None:
     spec = loop((0, None, 0, 0), LongestRun(20))
     with pytest.raises(StateLimitExceeded, match="max_states=3"):
         evaluate_shapes(spec, deck, 3, len(deck))
+
+
+many_copies = st.lists(st.integers(1, 12), min_size=2, max_size=4).filter(lambda counts: max(counts) > 8).map(
+    lambda counts: Cards({chr(ord("a") + i): c for i, c in enumerate(counts)})
+)
+
+
+runs = st.integers(1, 7).map(lambda n: loop((0, None, 0, 0), LongestRun(n)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(equality_specs, runs), many_copies)
+def test_shapes_with_many_copies_agree_with_per_card_counts(spec: Spec[Any], deck: Cards[str]) -> None:
+    # More than 8 copies of a card: the inner loop reads a state's nonzero free classes
+    # once per free digits and draw (the sparse path), not digit by digit.
+    assume(prove_symmetry(spec, deck.distinct(), len(deck)).proven)
+    try:
+        shaped = evaluate_shapes(spec, deck, 10**6, len(deck))
+    except Unshaped:
+        return
+    assert shaped == by_cards(spec, deck)
