@@ -79,6 +79,7 @@ from drawdsl.spec import (
     _Resume,
     _spec_or_raise,
     _WhereFn,
+    attribute_names,
     reads_rest,
     whnf,
 )
@@ -473,7 +474,11 @@ def _evaluate_probed(
     log = log or _Log()
     forget_steps()  # a global name rebound since the last evaluation is looked at again
     plan = ProbePlan.of(deck) if probe and lump else None
-    shown: frozenset[str] = frozenset()
+    # When the spec's code names one field alone, the first run shows it (a run hiding it
+    # would read it and start again); any other field read is seen as before.  Code
+    # naming more fields may read only one of them at run time: then they are found.
+    named_fields = attribute_names(spec).intersection(plan.fields) if plan is not None else frozenset()
+    shown = named_fields if len(named_fields) == 1 else frozenset()
     while plan is not None and len(shown) < len(plan.fields):
         probed, watch = plan.deck(shown)
         if len(probed.distinct()) == len(deck.distinct()):
@@ -1166,7 +1171,8 @@ def _evaluate_deck(
                 # plain values (equal means alike); other arguments are checked each time.
                 known: Any = None
                 if all(type(a) in PLAIN for a in (*gen.args, *(v for _, v in gen.kwargs))):
-                    known = (gen.func, strict_key((gen.args, gen.kwargs)), resume.where, drawn)
+                    known = (gen.func, strict_key((gen.args, gen.kwargs)) if gen.args or gen.kwargs else (),
+                             resume.where, drawn)
                     if known in agreed:
                         return
                 groups = view_groups(gen.func, gen.args, gen.kwargs, resume.where, group)

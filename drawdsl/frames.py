@@ -214,28 +214,29 @@ def frame_key(gen: Any, given: tuple[Any, ...] = ()) -> Any:
         # from outside (a generator defined in a function) come after its locals' slots.
         dead = _DEAD_CACHE[code, lasti] = frozenset() if cells else _dead_after(code, lasti)
     local_values = frame.f_locals
-    exclude = {id(frame), id(local_values), id(code), id(gen.gi_code)}
+    gi_code = gen.gi_code
     bound = tuple([name for name in code.co_varnames if name in local_values])
     name_, qualname = gen.__name__, gen.__qualname__
     function = types.FunctionType
     for value in local_values.values():
-        if value is name_ or value is qualname or id(value) in exclude \
-                or (type(value) is function and value.__code__ is code):
+        if value is name_ or value is qualname or value is frame or value is local_values \
+                or value is code or value is gi_code or (type(value) is function and value.__code__ is code):
             # A local holding the generator's own name or function (a card "g" in a
             # generator named g): its slot could not be told from the header's, and
             # skipping it would shift the others.  Unknown: histories are compared.
             return None
-    referents = gc.get_referents(gen)
-    if sum(1 for ref in referents if ref is name_ or ref is qualname) > 2:
+    names = 0
+    slots = []
+    for ref in gc.get_referents(gen):
+        if ref is name_ or ref is qualname:
+            names += 1
+        elif not (ref is frame or ref is local_values or ref is code or ref is gi_code
+                  or (type(ref) is function and ref.__code__ is code)):
+            slots.append(ref)
+    if names > 2:
         # The generator's name or qualname elsewhere than its header (on the stack: a
         # string constant is the same object): which slot is which is not known (a review).
         return None
-    slots = [
-        ref for ref in referents
-        if id(ref) not in exclude
-        and not (type(ref) is function and ref.__code__ is code)
-        and not (type(ref) is str and (ref is name_ or ref is qualname))
-    ]
     memo: dict[int, int] = {}
     keep: list[Any] = []
     frozen: list[Any] = []
@@ -250,6 +251,8 @@ def frame_key(gen: Any, given: tuple[Any, ...] = ()) -> Any:
             frozen.append("dead")
         elif type(value) in plain:
             frozen.append((type(value), value))  # as _freeze keys it
+        elif type(value) in _PLAIN_ITERATORS:
+            frozen.append(("iter", type(value), value.__reduce__()))  # as _freeze keys it
         elif type(value) is set and name is not None and id(value) not in memo \
                 and name in (sets if sets is not None else (sets := unordered_sets(frame, given))) \
                 and distinct_keys(value):

@@ -290,16 +290,42 @@ def field_value(card: Any, field: str) -> Any:
     >>> type(field_value(token, "suit")) in (int, str)
     False
     """
-    if type(card) is not Token:
-        return _NOT_SHOWN
-    base = type(card.members[0])
+    return field_values((card,), field)[0]
+
+
+def field_values(cards: Iterable[Any], field: str) -> list[Any]:
+    """:func:`field_value` of each of ``cards``, the probe type's accessor checked once
+    per card type and hidden fields (a class's cards share them).
+
+    >>> from drawdsl import standard_deck
+    >>> tokens = ProbePlan.of(standard_deck()).deck(frozenset({"rank"}))[0].distinct()
+    >>> field_values(tokens[:3], "rank")
+    [2, 3, 4]
+    """
+    at: dict[tuple[type, tuple[tuple[int, str], ...]], int] = {}
+    values = []
+    for card in cards:
+        if type(card) is not Token:
+            values.append(_NOT_SHOWN)
+            continue
+        base = type(card.members[0])
+        i = at.get((base, card.hidden))
+        if i is None:
+            i = at[base, card.hidden] = _shown_at(base, card.hidden, field)
+        values.append(card.values[i] if i >= 0 else _NOT_SHOWN)
+    return values
+
+
+def _shown_at(base: type, hidden: tuple[tuple[int, str], ...], field: str) -> int:
+    """Which item of a probe of ``base`` shows ``field``, read through the probe type's own
+    accessor; -1 when none does (not a field, a hidden one, a reader of the class's own)."""
     fields = getattr(base, "_fields", ())
     if field not in fields:
-        return _NOT_SHOWN
+        return -1
     i = fields.index(field)
-    if any(j == i for j, _ in card.hidden) or not _own_reader(base, field, i):
-        return _NOT_SHOWN
-    return card.values[i]
+    if any(j == i for j, _ in hidden) or not _own_reader(base, field, i):
+        return -1
+    return int(i)
 
 
 _PROBE_TYPES: dict[type, type] = {}  # a cache of derived types, never of values
@@ -425,7 +451,7 @@ class ProbePlan:
     """How to probe a deck: its cards' named-tuple type, fields, and the strict keys of
     every card's fields (made once, so each run only groups them)."""
 
-    __slots__ = ("source", "fields", "probe", "keys", "counts")
+    __slots__ = ("source", "fields", "probe", "keys", "counts", "_classes")
 
     def __init__(self, source: Cards[Any], base: type) -> None:
         from drawdsl.keys import strict_key
@@ -435,6 +461,8 @@ class ProbePlan:
         self.probe = _probe_type(base)
         self.keys = [tuple([strict_key(value) for value in card]) for card in source.distinct()]
         self.counts = [source.count(card) for card in source.distinct()]
+        #: shown fields -> the classes of cards they tell apart: (members, count)
+        self._classes: dict[frozenset[str], list[tuple[tuple[Any, ...], int]]] = {}
 
     @classmethod
     def of(cls, deck: Cards[Any]) -> ProbePlan | None:
@@ -468,28 +496,36 @@ class ProbePlan:
         watch = Watch() if watch is None else watch
         shown_at = [i for i, name in enumerate(self.fields) if name in shown]
         hidden = tuple((i, name) for i, name in enumerate(self.fields) if name not in shown)
-        # The cards' positions grouped by their shown fields' keys, first found first.
-        groups: dict[Any, list[int]] = {}
-        if not shown_at:
-            groups[()] = list(range(len(self.keys)))
-        else:
-            shown_keys = operator.itemgetter(*shown_at)  # one field: its key; more: a tuple
-            for j, keys in enumerate(self.keys):
-                groups.setdefault(shown_keys(keys), []).append(j)
         make = functools.partial(tuple.__new__, self.probe)  # _make without its length check
-        cards, card_counts = self.source.distinct(), self.counts
         counts: dict[Any, int] = {}
         at = shown_at[0] if names and self.names_for(shown) else -1
-        for positions in groups.values():
-            members = tuple([cards[j] for j in positions])
+        for members, count in self._grouped(shown, shown_at):
             values = tuple(members[0])
             name = None
             if at >= 0:
                 name = named(values[at])
                 values = values[:at] + (name,) + values[at + 1:]
-            token = Token(values, hidden, make, watch, members, name)
-            counts[token] = sum([card_counts[j] for j in positions])
+            counts[Token(values, hidden, make, watch, members, name)] = count
         return Cards._trusted(counts), watch
+
+    def _grouped(self, shown: frozenset[str], shown_at: list[int]) -> list[tuple[tuple[Any, ...], int]]:
+        """The cards grouped by their ``shown`` fields' keys, first found first, and the
+        number of cards in each group (made once per ``shown``: a plan never changes)."""
+        found = self._classes.get(shown)
+        if found is None:
+            groups: dict[Any, list[int]] = {}
+            if not shown_at:
+                groups[()] = list(range(len(self.keys)))
+            else:
+                shown_keys = operator.itemgetter(*shown_at)  # one field: its key; more: a tuple
+                for j, keys in enumerate(self.keys):
+                    groups.setdefault(shown_keys(keys), []).append(j)
+            cards, card_counts = self.source.distinct(), self.counts
+            found = self._classes[shown] = [
+                (tuple([cards[j] for j in positions]), sum([card_counts[j] for j in positions]))
+                for positions in groups.values()
+            ]
+        return found
 
     def names_for(self, shown: frozenset[str]) -> bool:
         """Whether the classes for ``shown`` get names: one field shown, whose values are

@@ -81,7 +81,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from drawdsl.order_blind import MODELLED, _code_ok, code_instructions, reaches_no_frame
-from drawdsl.probes import field_value
+from drawdsl.probes import field_values
 
 #: The plain types whose comparisons run no code of the spec's.
 PLAIN = frozenset({int, str, bytes, float, bool, type(None), complex})
@@ -235,10 +235,11 @@ def view_groups(
     if not reaches_no_frame(code, func.__globals__, getattr(func, "__builtins__", None), given):
         return None
     groups: dict[tuple[bool, ...], list[Any]] = {}
-    for card in members:
+    columns = {field: field_values(members, field) for field, _, _, _ in found.views if field is not None}
+    for j, card in enumerate(members):
         answers = []
         for field, op, constant, constant_first in found.views:
-            value = card if field is None else field_value(card, field)
+            value = card if field is None else columns[field][j]
             if type(value) not in PLAIN:
                 return None
             try:

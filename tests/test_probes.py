@@ -231,6 +231,65 @@ def test_a_spec_reading_nothing_draws_one_class() -> None:
     assert explain(spec, deck).shown == ()
 
 
+def _names_rank_reads_suit(state: Any, card: P) -> Any:
+    """Names ``rank`` in a branch never taken; reads the suit by index."""
+    if state == "never":
+        return card.rank
+    return done(card[1] == "x")
+
+
+def _reads_rank_unnamed(state: Any, card: P) -> Any:
+    """Reads the rank through a name its code does not hold."""
+    return done(getattr(card, "ra" + "nk") == 2)
+
+
+@generate
+def _names_suit_reads_ranks() -> Any:
+    """Names ``suit`` in a branch never taken; reads the ranks by index."""
+    first = yield draw()
+    second = yield draw()
+    if first is None:
+        return first.suit
+    return second[0] > first[0]
+
+
+GUESSES: list[Spec[Any]] = [
+    loop(None, _names_rank_reads_suit),
+    loop(None, _reads_rank_unnamed),
+    _names_suit_reads_ranks(),
+    draw_until(lambda c: c.rank == 2 or c[1] == "y").map(len),
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(range(len(GUESSES))), small_decks)
+def test_the_fields_first_shown_are_a_guess_that_never_changes_an_answer(i: int, deck: Cards[P]) -> None:
+    # The first run shows the fields the spec's code names: a field named but never read,
+    # or read without being named, must not change the answer.
+    spec = GUESSES[i]
+    probed = answer(spec, deck)
+    real = answer(spec, deck, probe=False)
+    assert probed == real
+    if not isinstance(real, tuple):
+        assert real == brute_force(spec, deck)
+
+
+def test_a_generator_reading_ranks_starts_with_the_ranks_shown() -> None:
+    @generate
+    def aces() -> Any:
+        count = 0
+        for _ in range(3):
+            card = yield draw()
+            count += card.rank == 14
+        return count
+
+    report = explain(aces(), standard_deck())
+    assert report.shown == ("rank",)
+    # One restart: the ace splits from the other ranks; no first run with every field hidden.
+    assert report.restarts == 1
+    assert chances(aces(), standard_deck())[3] == Fraction(4 * 3 * 2, 52 * 51 * 50)
+
+
 def test_probe_cards_behave_like_cards_on_the_shown_fields() -> None:
     plan = ProbePlan.of(standard_deck())
     assert plan is not None
