@@ -801,6 +801,13 @@ def _evaluate_reduced(
             prove()
     elif len(cards) >= LOOP_PROOF_AT:
         loop_blind()
+    if checked and len(classes) == 1:
+        # A generator's first suspension splits the class by its views of the card before
+        # the first run, as that run's first check would (and start again).
+        groups = _first_views(spec, cards, n)
+        if groups is not None and len(groups) > 1:
+            position = {card: i for i, card in enumerate(cards)}
+            classes = sorted([position[c] for c in group] for group in groups)
     while True:
         if at_once and symmetric and not sym and not tried and not (checked and len(classes) < len(cards)):
             # The proofs at once (explain): where the graph proof does not show the symmetry,
@@ -841,6 +848,26 @@ def _evaluate_reduced(
             sym = traced = False  # not shown: on without it (the graph proof may still show it)
             log.proof = graph_note or untraced.reason
         log.restarts += 1
+
+
+def _first_views(spec: Spec[Any], cards: tuple[Any, ...], n: int) -> list[list[Any]] | None:
+    """The cards grouped by the views the generator ``spec`` first suspends on
+    (:func:`~drawdsl.sent_views.view_groups`), or None: not a generator's draw, no views
+    shown, or the spec raised (the evaluation then raises its own error)."""
+    try:
+        first, _ = normal(spec, n)
+    except Exception:
+        return None
+    if type(first) is not _Draw:
+        return None
+    k = first.k
+    if type(k) is not _ContK or k.k is not _DRAW.k or type(k.frames.f) is not _Resume:  # type: ignore[attr-defined]
+        return None
+    resume = k.frames.f  # type: ignore[attr-defined]
+    if resume.where is None:
+        return None
+    gen = resume.gen_spec
+    return view_groups(gen.func, gen.args, gen.kwargs, resume.where, cards)
 
 
 def _renaming_proof(spec: Spec[Any]) -> Any:

@@ -218,6 +218,22 @@ def test_counting_aces_replays_no_class(monkeypatch: pytest.MonkeyPatch) -> None
     assert calls
 
 
+@needs_model
+def test_the_first_views_split_the_class_before_the_first_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    deck = standard_deck()
+    tuned = chances(draw_count(lambda ace: ace, 3), deck.map(lambda card: card.rank == 14))
+    runs: list[int] = []
+    original = exact._evaluate_deck
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        runs.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(exact, "_evaluate_deck", counted)
+    assert chances(aces(), deck) == tuned
+    assert len(runs) == 1  # the ace split from the other ranks before it: no run thrown away
+
+
 _TEMPLATE = """
 def hand():
     score = 0
