@@ -79,7 +79,6 @@ from drawdsl.spec import (
     _Resume,
     _spec_or_raise,
     _WhereFn,
-    attribute_names,
     reads_rest,
     whnf,
 )
@@ -466,7 +465,8 @@ def _evaluate_probed(
     """Evaluate over a deck showing the spec only the card fields it uses (see
     :mod:`drawdsl.probes`), then with the reductions of :func:`_evaluate_reduced`.
 
-    The first run hides every field; each run that uses a hidden field is thrown away
+    The first run hides every field (but the one the first card's continuation uses
+    first, see :func:`_first_used`); each run that uses a hidden field is thrown away
     and the field shown in the next.  A run that raised (other than a limit), or whose
     finished values hold a hidden field, gives way to the real cards, so errors and
     values are the spec's own.
@@ -474,11 +474,8 @@ def _evaluate_probed(
     log = log or _Log()
     forget_steps()  # a global name rebound since the last evaluation is looked at again
     plan = ProbePlan.of(deck) if probe and lump else None
-    # When the spec's code names one field alone, the first run shows it (a run hiding it
-    # would read it and start again); any other field read is seen as before.  Code
-    # naming more fields may read only one of them at run time: then they are found.
-    named_fields = attribute_names(spec).intersection(plan.fields) if plan is not None else frozenset()
-    shown = named_fields if len(named_fields) == 1 else frozenset()
+    # The field the first card's continuation uses first, found without a run.
+    shown = _first_used(spec, plan, len(deck)) if plan is not None else frozenset()
     while plan is not None and len(shown) < len(plan.fields):
         probed, watch = plan.deck(shown)
         if len(probed.distinct()) == len(deck.distinct()):
@@ -512,6 +509,25 @@ def _evaluate_probed(
         log.restarts += 1
     log.shown = None
     return _evaluate_reduced(spec, deck, max_states, max_draws, lump, symmetric, report, log, escalate_at)
+
+
+def _first_used(spec: Spec[Any], plan: ProbePlan, n: int) -> frozenset[str]:
+    """The hidden field the spec uses first when its first draw is a card with every
+    field hidden: what the first probed run would find at its first transition (the
+    setup before it reads no card) and stop, without the run.  Empty when that draw
+    uses no field, or the spec raises or does not draw first (the runs then go as
+    before: this only saves the first of them)."""
+    probed, watch = plan.deck(frozenset())
+    try:
+        first, _ = normal(spec, n)
+        if type(first) is _Draw:
+            k = first.k
+            normal(_spec_or_raise(k(show(probed.distinct()[0])), k, "the continuation"), n - 1)
+    except Seen:
+        pass  # the watch has its record (none: another run's placeholder, met again in the run)
+    except Exception:
+        pass  # the runs raise it again, or not, as before
+    return frozenset(watch.fields)
 
 
 class _Restart(Exception):

@@ -983,7 +983,7 @@ class _Gen(Spec[Any]):
 
     def _start(self) -> Generator[Spec[Any], Any, Any]:
         gen = self.func(*self.args, **dict(self.kwargs))
-        if not isinstance(gen, Generator):
+        if type(gen) is not types.GeneratorType and not isinstance(gen, Generator):
             raise TypeError(
                 f"generate: {_describe(self.func)} returned {gen!r}, not a generator; "
                 "decorate a function that uses `card = yield draw()` and `return value`"
@@ -1064,47 +1064,6 @@ class _Resume:
 
     def _name(self) -> str:
         return _describe(self.gen_spec.func)
-
-
-def attribute_names(spec: Spec[Any], limit: int = 100) -> frozenset[str]:
-    """The names the code of ``spec``'s ``@generate`` functions and loop steps holds
-    (attributes it reads, globals it loads), its nested functions' too: a guess of the
-    card fields it looks at, from which :func:`drawdsl.chances` starts showing fields.
-    A guess only: a field read another way is still seen at the first run that reads
-    it, and a field named but never read only costs reductions that lumping regains.
-
-    >>> from drawdsl import loop, done
-    >>> sorted(attribute_names(loop(0, lambda n, card: done(n) if card.rank == 13 else n + 1)))
-    ['done', 'rank']
-    """
-    names: set[str] = set()
-    stack: list[Any] = [spec]
-    seen = 0
-    while stack and seen < limit:
-        node = stack.pop()
-        seen += 1
-        func = node.func if type(node) is _Gen else node.step if type(node) is _Loop else None
-        if func is not None:
-            # A combinator's step holds the user's functions among its parameters.
-            funcs: list[Any] = [func, *getattr(func, "params", ())] if type(func) in STEP_TYPES else [func]
-            codes = []
-            for f in funcs:
-                code = getattr(f, "__code__", None)
-                if code is None and callable(f):
-                    call: Any = f.__call__
-                    code = getattr(call, "__code__", None)
-                if isinstance(code, types.CodeType):
-                    codes.append(code)
-            while codes:
-                code = codes.pop()
-                names.update(code.co_names)
-                codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
-            continue
-        for slot in getattr(type(node), "__slots__", ()):
-            part = getattr(node, slot, None)
-            if isinstance(part, Spec):
-                stack.append(part)
-    return frozenset(names)
 
 
 def generator_functions(spec: Spec[Any], limit: int = 100) -> list[Callable[..., Any]]:

@@ -16,6 +16,7 @@ import pickle
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
+from math import comb
 from typing import Any, NamedTuple
 
 import pytest
@@ -263,9 +264,7 @@ GUESSES: list[Spec[Any]] = [
 
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(range(len(GUESSES))), small_decks)
-def test_the_fields_first_shown_are_a_guess_that_never_changes_an_answer(i: int, deck: Cards[P]) -> None:
-    # The first run shows the fields the spec's code names: a field named but never read,
-    # or read without being named, must not change the answer.
+def test_fields_named_but_not_read_or_read_unnamed_never_change_an_answer(i: int, deck: Cards[P]) -> None:
     spec = GUESSES[i]
     probed = answer(spec, deck)
     real = answer(spec, deck, probe=False)
@@ -286,9 +285,53 @@ def test_a_generator_reading_ranks_starts_with_the_ranks_shown() -> None:
     report = explain(aces(), standard_deck())
     assert report.shown == ("rank",)
     # One restart: the symmetry tried by traced runs and refused (the spec tells the ace
-    # from the other ranks); no first run with every field hidden before it.
+    # from the other ranks).  No run with every field hidden before it: the first card's
+    # continuation, asked alone, used the rank.
     assert report.restarts == 1 and not report.symmetric
     assert chances(aces(), standard_deck())[3] == Fraction(4 * 3 * 2, 52 * 51 * 50)
+
+
+class _Tally:
+    def __init__(self) -> None:
+        self.red = 0
+
+
+@generate
+def _reds(n: int) -> Any:
+    """Counts red cards in a user object (a frame that cannot be keyed); names the rank
+    in a branch never taken (review U: shown first, it kept all 52 cards apart)."""
+    tally = _Tally()
+    for _ in range(n):
+        card = yield draw()
+        tally.red += card.color == "red"
+        if tally.red > n:
+            return card.rank
+    return tally.red
+
+
+def test_a_field_named_but_never_read_is_not_shown() -> None:
+    deck = standard_deck()
+    assert explain(_reds(4), deck).shown == ("suit",)
+    hypergeometric = {k: Fraction(comb(26, k) * comb(26, 5 - k), comb(52, 5)) for k in range(6)}
+    assert dict(chances(_reds(5), deck)) == hypergeometric
+
+
+class _Rule:
+    """A predicate whose ``__getattr__`` raises KeyError for names it lacks (review U)."""
+
+    def __init__(self, **options: int) -> None:
+        self._options = options
+
+    def __getattr__(self, name: str) -> int:
+        return self._options[name]
+
+    def __call__(self, card: Card) -> bool:
+        return card.rank >= self.min_rank
+
+
+def test_a_predicate_raising_on_unknown_attributes_is_evaluated() -> None:
+    spec = draw_until(_Rule(min_rank=12), limit=3).map(len)
+    assert chances(spec, standard_deck()) == chances(spec, standard_deck(), probe=False)
 
 
 def test_probe_cards_behave_like_cards_on_the_shown_fields() -> None:
