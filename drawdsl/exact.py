@@ -465,17 +465,17 @@ def _evaluate_probed(
     """Evaluate over a deck showing the spec only the card fields it uses (see
     :mod:`drawdsl.probes`), then with the reductions of :func:`_evaluate_reduced`.
 
-    The first run hides every field (but the one the first card's continuation uses
-    first, see :func:`_first_used`); each run that uses a hidden field is thrown away
-    and the field shown in the next.  A run that raised (other than a limit), or whose
+    The first run hides every field (but the one found by following its one path,
+    see :func:`_first_used`); each run that uses a hidden field is thrown away and the
+    field shown in the next.  A run that raised (other than a limit), or whose
     finished values hold a hidden field, gives way to the real cards, so errors and
     values are the spec's own.
     """
     log = log or _Log()
     forget_steps()  # a global name rebound since the last evaluation is looked at again
     plan = ProbePlan.of(deck) if probe and lump else None
-    # The field the first card's continuation uses first, found without a run.
-    shown = _first_used(spec, plan, len(deck)) if plan is not None else frozenset()
+    # The field the first run would stop at, found without the run.
+    shown = _first_used(spec, plan, len(deck), max_draws) if plan is not None else frozenset()
     while plan is not None and len(shown) < len(plan.fields):
         probed, watch = plan.deck(shown)
         if len(probed.distinct()) == len(deck.distinct()):
@@ -511,22 +511,29 @@ def _evaluate_probed(
     return _evaluate_reduced(spec, deck, max_states, max_draws, lump, symmetric, report, log, escalate_at)
 
 
-def _first_used(spec: Spec[Any], plan: ProbePlan, n: int) -> frozenset[str]:
-    """The hidden field the spec uses first when its first draw is a card with every
-    field hidden: what the first probed run would find at its first transition (the
-    setup before it reads no card) and stop, without the run.  Empty when that draw
-    uses no field, or the spec raises or does not draw first (the runs then go as
-    before: this only saves the first of them)."""
+def _first_used(spec: Spec[Any], plan: ProbePlan, n: int, max_draws: int) -> frozenset[str]:
+    """The hidden field the first probed run would use first, without the run.
+
+    With every field hidden the deck is one class, so that run follows one path: each
+    draw hands the spec a card of that class.  This follows the same path (the same
+    cards left and discards pending at each draw) until a field is used, the path ends,
+    the spec raises, or ``max_draws``; the field the run would stop at, or none (then
+    the run goes as before).
+    """
     probed, watch = plan.deck(frozenset())
+    token = probed.distinct()[0]
     try:
-        first, _ = normal(spec, n)
-        if type(first) is _Draw:
-            k = first.k
-            normal(_spec_or_raise(k(show(probed.distinct()[0])), k, "the continuation"), n - 1)
+        head, anys = normal(spec, n)
+        depth = 0
+        while type(head) is _Draw and not watch.fields and depth < min(n, max_draws):
+            depth += 1
+            k = head.k
+            head, extra = normal(_spec_or_raise(k(show(token)), k, "the continuation"), n - depth - anys)
+            anys += extra
     except Seen:
         pass  # the watch has its record (none: another run's placeholder, met again in the run)
     except Exception:
-        pass  # the runs raise it again, or not, as before
+        pass  # the run raises it again, or not, as before
     return frozenset(watch.fields)
 
 
