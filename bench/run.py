@@ -3,8 +3,11 @@
 Each formulation (ours or a peer's) runs in a fresh interpreter per repeat
 (:mod:`bench.worker`), so no library cache carries over from one repeat to the
 next, and a hopeless one is killed at the timeout and reported as "> T s".  The
-time is the best of the repeats (``time.perf_counter`` around the call, imports
-excluded); ours also gets one extra run under ``tracemalloc`` for its peak memory.
+formulations of a question run in turns (the first run of each, then the second of
+each...), so that the machine's speed, which moves within minutes, reaches them
+alike.  The time is the best of the repeats (``time.perf_counter`` around the call,
+imports excluded); ours also gets one extra run under ``tracemalloc`` for its peak
+memory.
 """
 
 from __future__ import annotations
@@ -124,49 +127,86 @@ def _progress(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def measure(impl: Impl, *, repeats: int, timeout: float, quick: bool, trace_memory: bool) -> Measurement:
-    """Best-of-``repeats`` timing of one formulation (and its tracemalloc peak if asked)."""
+def _prepared(impl: Impl, quick: bool) -> Measurement:
+    """A measurement to fill, already marked skipped when ``impl`` cannot run here."""
     m = Measurement(impl.key)
     if impl.unavailable:
         m.skipped = "n/a"
-        return m
-    if quick and impl.slow:
+    elif quick and impl.slow:
         m.skipped = "skipped (--quick)"
-        return m
-    missing = [name for name in impl.needs if "." not in name and importlib.util.find_spec(name) is None]
-    if missing:
-        m.skipped = f"not installed: {', '.join(missing)} (pip install -e '.[bench]')"
-        return m
-    for i in range(repeats):
-        result = _run_worker(impl, timeout, memory=False)
-        if "timeout" in result:
-            _progress(f"  {impl.key}: run {i + 1}: > {timeout:g} s (killed)")
-            if not m.times:
-                m.timed_out = timeout
-            break
-        if "error" in result:
-            _progress(f"  {impl.key}: run {i + 1}: error: {result['error']}")
-            m.error = result["error"]
-            break
-        seconds = float(result["seconds"])
-        m.times.append(seconds)
-        answer = decode(result["answer"])
-        if m.answer is not None and answer != m.answer:
-            m.error = "answers differ between runs"
-        m.answer = answer
-        _progress(f"  {impl.key}: run {i + 1}: {_seconds(seconds)}")
-        if seconds > SLOW_RUN:
-            break
-    if trace_memory and m.best is not None:
-        if m.best <= MEMORY_RUN_MAX:
-            result = _run_worker(impl, max(timeout, 10 * m.best), memory=True)
-            if "peak_bytes" in result:
-                m.peak_bytes = int(result["peak_bytes"])
-            else:
-                m.memory_note = "not measured"
-        else:
-            m.memory_note = "not traced (slow)"
+    else:
+        missing = [name for name in impl.needs if "." not in name and importlib.util.find_spec(name) is None]
+        if missing:
+            m.skipped = f"not installed: {', '.join(missing)} (pip install -e '.[bench]')"
     return m
+
+
+def _run_once(impl: Impl, m: Measurement, i: int, timeout: float) -> bool:
+    """Run ``impl`` once more into ``m``; whether it may run again (not killed, failed or slow)."""
+    result = _run_worker(impl, timeout, memory=False)
+    if "timeout" in result:
+        _progress(f"  {impl.key}: run {i + 1}: > {timeout:g} s (killed)")
+        if not m.times:
+            m.timed_out = timeout
+        return False
+    if "error" in result:
+        _progress(f"  {impl.key}: run {i + 1}: error: {result['error']}")
+        m.error = result["error"]
+        return False
+    seconds = float(result["seconds"])
+    m.times.append(seconds)
+    answer = decode(result["answer"])
+    if m.answer is not None and answer != m.answer:
+        m.error = "answers differ between runs"
+    m.answer = answer
+    _progress(f"  {impl.key}: run {i + 1}: {_seconds(seconds)}")
+    return seconds <= SLOW_RUN
+
+
+def _trace(impl: Impl, m: Measurement, timeout: float) -> None:
+    """The tracemalloc peak of one more run, when a timed run was fast enough."""
+    if m.best is None:
+        return
+    if m.best <= MEMORY_RUN_MAX:
+        result = _run_worker(impl, max(timeout, 10 * m.best), memory=True)
+        if "peak_bytes" in result:
+            m.peak_bytes = int(result["peak_bytes"])
+        else:
+            m.memory_note = "not measured"
+    else:
+        m.memory_note = "not traced (slow)"
+
+
+def measure(impl: Impl, *, repeats: int, timeout: float, quick: bool, trace_memory: bool) -> Measurement:
+    """Best-of-``repeats`` timing of one formulation (and its tracemalloc peak if asked)."""
+    m = _prepared(impl, quick)
+    if not m.skipped:
+        for i in range(repeats):
+            if not _run_once(impl, m, i, timeout):
+                break
+        if trace_memory:
+            _trace(impl, m, timeout)
+    return m
+
+
+def measure_case(case: Case, *, repeats: int, timeout: float, ours_timeout: float,
+                 quick: bool) -> dict[str, Measurement]:
+    """Best-of-``repeats`` timings of every formulation of ``case``, taken in turns (the
+    first run of each, then the second of each, ...): the machine's speed, which can
+    move by more than the ratios measured within minutes, then reaches ours and the
+    peers alike.  Ours is also traced for memory."""
+    impls = [(impl, ours_timeout, True) for impl in case.ours]
+    impls += [(impl, timeout, False) for impl in case.peers]
+    found = {impl.key: _prepared(impl, quick) for impl, _, _ in impls}
+    going = {impl.key for impl, _, _ in impls if not found[impl.key].skipped}
+    for i in range(repeats):
+        for impl, limit, _ in impls:
+            if impl.key in going and not _run_once(impl, found[impl.key], i, limit):
+                going.discard(impl.key)
+    for impl, limit, traced in impls:
+        if traced and not found[impl.key].skipped:
+            _trace(impl, found[impl.key], limit)
+    return found
 
 
 # --------------------------------------------------------------------------- comparing and formatting
@@ -446,12 +486,8 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     for case in cases:
         _progress(f"{case.key}: {case.title}")
-        for impl in case.ours:
-            results[impl.key] = measure(impl, repeats=args.repeats, timeout=args.ours_timeout,
-                                        quick=args.quick, trace_memory=True)
-        for impl in case.peers:
-            results[impl.key] = measure(impl, repeats=args.repeats, timeout=args.timeout,
-                                        quick=args.quick, trace_memory=False)
+        results.update(measure_case(case, repeats=args.repeats, timeout=args.timeout,
+                                    ours_timeout=args.ours_timeout, quick=args.quick))
         rows.extend(make_rows(case, results))
 
     strongest_peers = {}
@@ -466,7 +502,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"drawdsl {versions['drawdsl']} vs icepool {versions['icepool']}, lea {versions['lea']} — "
         f"Python {info['python']}, {info['platform']}, {info['cpus']} CPUs, {info['date']}.  "
-        f"Time: best of {args.repeats} runs, each in a fresh interpreter (imports excluded); "
+        f"Time: best of {args.repeats} runs, each in a fresh interpreter (imports excluded), "
+        f"the formulations of a question taken in turns; "
         f"a peer run is killed after {args.timeout:g} s, ours after {args.ours_timeout:g} s.  "
         "Peak memory: tracemalloc, one extra run of ours.\n"
     )

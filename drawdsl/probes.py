@@ -451,7 +451,7 @@ class ProbePlan:
     """How to probe a deck: its cards' named-tuple type, fields, and the strict keys of
     every card's fields (made once, so each run only groups them)."""
 
-    __slots__ = ("source", "fields", "probe", "keys", "counts", "_classes")
+    __slots__ = ("source", "fields", "probe", "keys", "counts", "_classes", "_names")
 
     def __init__(self, source: Cards[Any], base: type) -> None:
         from drawdsl.keys import strict_key
@@ -463,6 +463,7 @@ class ProbePlan:
         self.counts = [source.count(card) for card in source.distinct()]
         #: shown fields -> the classes of cards they tell apart: (members, count)
         self._classes: dict[frozenset[str], list[tuple[tuple[Any, ...], int]]] = {}
+        self._names: dict[frozenset[str], bool] = {}  # shown fields -> names_for (made once)
 
     @classmethod
     def of(cls, deck: Cards[Any]) -> ProbePlan | None:
@@ -537,11 +538,15 @@ class ProbePlan:
         >>> plan.names_for(frozenset({"rank"})), plan.names_for(frozenset({"rank", "suit"}))
         (True, False)
         """
-        if len(shown) != 1:
-            return False
-        i = self.fields.index(next(iter(shown)))
-        kinds = {type(card[i]) for card in self.source.distinct()}
-        return kinds == {int} or kinds == {str}
+        found = self._names.get(shown)
+        if found is None:
+            found = False
+            if len(shown) == 1:
+                i = self.fields.index(next(iter(shown)))
+                kinds = {type(card[i]) for card in self.source.distinct()}
+                found = kinds == {int} or kinds == {str}
+            self._names[shown] = found
+        return found
 
 
 def holds_hidden(value: Any, budget: int = 100_000) -> bool:

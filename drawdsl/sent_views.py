@@ -234,12 +234,11 @@ def view_groups(
              *(func.__kwdefaults__ or {}).values(), *func.__dict__.values())
     if not reaches_no_frame(code, func.__globals__, getattr(func, "__builtins__", None), given):
         return None
-    groups: dict[tuple[bool, ...], list[Any]] = {}
     columns = {field: field_values(members, field) for field, _, _, _ in found.views if field is not None}
-    for j, card in enumerate(members):
-        answers = []
-        for field, op, constant, constant_first in found.views:
-            value = card if field is None else columns[field][j]
+    answers = []  # per view, every card's answer
+    for field, op, constant, constant_first in found.views:
+        column = []
+        for value in (members if field is None else columns[field]):
             if type(value) not in PLAIN:
                 return None
             try:
@@ -248,6 +247,10 @@ def view_groups(
                 return None
             if type(answer) is not bool:
                 return None
-            answers.append(answer)
-        groups.setdefault(tuple(answers), []).append(card)
+            column.append(answer)
+        answers.append(column)
+    keys: list[tuple[bool, ...]] = list(zip(*answers, strict=True)) if answers else [()] * len(members)
+    groups: dict[tuple[bool, ...], list[Any]] = {}
+    for card, key in zip(members, keys, strict=True):
+        groups.setdefault(key, []).append(card)
     return list(groups.values())
