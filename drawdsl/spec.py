@@ -982,7 +982,7 @@ class _Gen(Spec[Any]):
         return given
 
     def _start(self) -> Generator[Spec[Any], Any, Any]:
-        gen = self.func(*self.args, **dict(self.kwargs))
+        gen = self.func(*self.args, **dict(self.kwargs)) if self.kwargs else self.func(*self.args)
         if type(gen) is not types.GeneratorType and not isinstance(gen, Generator):
             raise TypeError(
                 f"generate: {_describe(self.func)} returned {gen!r}, not a generator; "

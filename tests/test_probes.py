@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import brute_force
 
+import drawdsl.exact as exact
 from drawdsl import (
     Card,
     Cards,
@@ -275,6 +276,30 @@ def test_fields_named_but_not_read_or_read_unnamed_never_change_an_answer(i: int
     assert probed == real
     if not isinstance(real, tuple):
         assert real == brute_force(spec, deck)
+
+
+def _explained(spec: Spec[Any], deck: Cards[Any]) -> Any:
+    try:
+        report = explain(spec, deck)
+    except Exception as err:  # compared between the two evaluations
+        return (type(err), str(err).split("\n")[0])
+    return report.shown, report.distribution
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(specs, st.sampled_from(GUESSES)), small_decks)
+def test_the_first_path_finds_what_the_first_run_would(spec: Spec[Any], deck: Cards[P]) -> None:
+    # The field found by following the all-hidden deck's one path (exact._first_used)
+    # is the one the first run would stop at: the fields shown in the end, and the
+    # answer, are those found without it.
+    found = _explained(spec, deck)
+    original = exact._first_used
+    exact._first_used = lambda *args: frozenset()
+    try:
+        without = _explained(spec, deck)
+    finally:
+        exact._first_used = original
+    assert found == without
 
 
 def test_a_generator_reading_ranks_starts_with_the_ranks_shown() -> None:
