@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import brute_force
+from test_sent_views import aces  # three draws, counting aces
 
 import drawdsl.exact as exact
 from drawdsl import (
@@ -303,14 +304,6 @@ def test_the_first_path_finds_what_the_first_run_would(spec: Spec[Any], deck: Ca
 
 
 def test_a_generator_reading_ranks_starts_with_the_ranks_shown() -> None:
-    @generate
-    def aces() -> Any:
-        count = 0
-        for _ in range(3):
-            card = yield draw()
-            count += card.rank == 14
-        return count
-
     report = explain(aces(), standard_deck())
     assert report.shown == ("rank",)
     # One restart: the symmetry tried by traced runs and refused (the spec tells the ace
