@@ -516,16 +516,17 @@ def _first_used(spec: Spec[Any], plan: ProbePlan, n: int, max_draws: int) -> fro
 
     With every field hidden the deck is one class, so that run follows one path: each
     draw hands the spec a card of that class.  This follows the same path (the same
-    cards left and discards pending at each draw) until a field is used, the path ends,
-    the spec raises, or ``max_draws``; the field the run would stop at, or none (then
-    the run goes as before).
+    cards left and discards pending at each draw) until the probe's signal stops it (a
+    field used), the path ends, the spec raises, or ``max_draws``: the fields the run
+    would have used, also past a signal the spec swallows (review V), or none (then the
+    run goes as before).
     """
     probed, watch = plan.deck(frozenset())
     token = probed.distinct()[0]
     try:
         head, anys = normal(spec, n)
         depth = 0
-        while type(head) is _Draw and not watch.fields and depth < min(n, max_draws):
+        while type(head) is _Draw and depth < min(n, max_draws):
             depth += 1
             k = head.k
             head, extra = normal(_spec_or_raise(k(show(token)), k, "the continuation"), n - depth - anys)

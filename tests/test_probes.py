@@ -303,6 +303,32 @@ def test_the_first_path_finds_what_the_first_run_would(spec: Spec[Any], deck: Ca
     assert found == without
 
 
+@generate
+def _swallows_both() -> Any:
+    """Reads the rank, then the suit of the next card, each signal swallowed (review V)."""
+    first = yield draw()
+    try:
+        rank = first.rank
+    except BaseException:
+        rank = -1
+    second = yield draw()
+    try:
+        suit = second.suit
+    except BaseException:
+        suit = "?"
+    return (rank == 14, suit)
+
+
+def test_the_first_path_goes_on_past_a_swallowed_signal() -> None:
+    # The all-hidden run went on past the swallowed signals and saw both fields: so does
+    # the path followed in its place, and the real cards are drawn at once (no run on
+    # the ranks alone thrown away, nor the all-hidden run).
+    deck = standard_deck()
+    report = explain(_swallows_both(), deck)
+    assert report.shown is None and report.restarts == 0
+    assert report.distribution == chances(_swallows_both(), deck, probe=False)
+
+
 def test_a_generator_reading_ranks_starts_with_the_ranks_shown() -> None:
     report = explain(aces(), standard_deck())
     assert report.shown == ("rank",)
