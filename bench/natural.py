@@ -326,7 +326,7 @@ def _timed_pair(row: Row, limit: int, repeats: int) -> list[tuple[float, Any, st
     stops = ["", ""]
     for turn in range(repeats):
         for i in (0, 1) if turn % 2 == 0 else (1, 0):
-            if stops[i] or best[i] > 5:
+            if stops[i] or 5 < best[i] < float("inf"):
                 continue
             start = time.perf_counter()
             try:

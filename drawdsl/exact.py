@@ -825,13 +825,17 @@ def _evaluate_reduced(
             prove()
     elif len(cards) >= LOOP_PROOF_AT:
         loop_blind()
+    alike: frozenset[tuple[Any, ...]] = frozenset()
     if checked and len(classes) == 1:
         # A generator's first suspension splits the class by its views of the card before
         # the first run, as that run's first check would (and start again).
-        groups = _first_views(spec, cards, n)
-        if groups is not None and len(groups) > 1:
+        found = _first_views(spec, cards, n)
+        if found is not None and len(found[0]) > 1:
+            groups, base = found
             position = {card: i for i, card in enumerate(cards)}
             classes = sorted([position[c] for c in group] for group in groups)
+            if base is not None:  # the run's checks of these classes there are answered
+                alike = frozenset((*base, frozenset(group)) for group in groups)
     while True:
         if at_once and symmetric and not sym and not tried and not (checked and len(classes) < len(cards)):
             # The proofs at once (explain): where the graph proof does not show the symmetry,
@@ -856,7 +860,7 @@ def _evaluate_reduced(
             return _evaluate_deck(
                 spec, lumped, max_states, max_draws, sym, report,
                 members if checked else None, threshold if escalate else None, log.trace,
-                distinct or len(cards), escalated, traced,
+                distinct or len(cards), escalated, traced, alike,
             )
         except _Split as split:
             position = {card: i for i, card in enumerate(cards)}
@@ -874,10 +878,22 @@ def _evaluate_reduced(
         log.restarts += 1
 
 
-def _first_views(spec: Spec[Any], cards: tuple[Any, ...], n: int) -> list[list[Any]] | None:
+def _views_key(gen: Any, where: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """What the views of the generator spec ``gen`` suspended at ``where`` depend on:
+    its function, its arguments' key and the suspension; None when its arguments are
+    not all plain values (then equal arguments need not mean alike: checked each time)."""
+    if not all(type(a) in PLAIN for a in (*gen.args, *(v for _, v in gen.kwargs))):
+        return None
+    return (gen.func, strict_key((gen.args, gen.kwargs)) if gen.args or gen.kwargs else (), where)
+
+
+def _first_views(
+    spec: Spec[Any], cards: tuple[Any, ...], n: int,
+) -> tuple[list[list[Any]], tuple[Any, ...] | None] | None:
     """The cards grouped by the views the generator ``spec`` first suspends on
-    (:func:`~drawdsl.sent_views.view_groups`), or None: not a generator's draw, no views
-    shown, or the spec raised (the evaluation then raises its own error)."""
+    (:func:`~drawdsl.sent_views.view_groups`), with :func:`_views_key` there; None: not
+    a generator's draw, no views shown, or the spec raised (the evaluation then raises
+    its own error)."""
     try:
         first, _ = normal(spec, n)
     except Exception:
@@ -891,7 +907,8 @@ def _first_views(spec: Spec[Any], cards: tuple[Any, ...], n: int) -> list[list[A
     if resume.where is None:
         return None
     gen = resume.gen_spec
-    return view_groups(gen.func, gen.args, gen.kwargs, resume.where, cards)
+    groups = view_groups(gen.func, gen.args, gen.kwargs, resume.where, cards)
+    return None if groups is None else (groups, _views_key(gen, resume.where))
 
 
 def _renaming_proof(spec: Spec[Any]) -> Any:
@@ -1097,6 +1114,7 @@ def _evaluate_deck(
     distinct: int | None = None,
     on_escalate: Callable[[tuple[Any, ...] | None], tuple[int | None, bool]] | None = None,
     traced: bool = False,
+    alike: frozenset[tuple[Any, ...]] = frozenset(),
 ) -> Distribution[Any]:
     """Depth-by-depth evaluation over a finite deck, merging equal states.
 
@@ -1123,7 +1141,9 @@ def _evaluate_deck(
     ``trace`` collects ``(draw, live states, distinct specs)`` per draw; ``distinct``
     is the number of distinct cards before lumping (for error messages).  ``traced``:
     the symmetry is checked at every transition by a traced run (see
-    :func:`~drawdsl.shapes.evaluate_shapes`).
+    :func:`~drawdsl.shapes.evaluate_shapes`).  ``alike`` holds ``(generator function,
+    arguments' key, suspension, cards)`` for sets of cards that generator's views at that
+    suspension answer alike (see :func:`_first_views`).
     """
     cards = deck.distinct()
     size = len(cards)
@@ -1221,10 +1241,13 @@ def _evaluate_deck(
                 # Kept per function and suspension when the generator's arguments are
                 # plain values (equal means alike); other arguments are checked each time.
                 known: Any = None
-                if all(type(a) in PLAIN for a in (*gen.args, *(v for _, v in gen.kwargs))):
-                    known = (gen.func, strict_key((gen.args, gen.kwargs)) if gen.args or gen.kwargs else (),
-                             resume.where, drawn)
+                base = _views_key(gen, resume.where)
+                if base is not None:
+                    known = (*base, drawn)
                     if known in agreed:
+                        return
+                    if (*base, frozenset(group)) in alike:
+                        agreed.add(known)  # these cards answered alike before the run
                         return
                 groups = view_groups(gen.func, gen.args, gen.kwargs, resume.where, group)
                 if groups is not None and len(groups) == 1:

@@ -230,8 +230,17 @@ def test_the_first_views_split_the_class_before_the_first_run(monkeypatch: pytes
         return original(*args, **kwargs)
 
     monkeypatch.setattr(exact, "_evaluate_deck", counted)
+    views: list[int] = []
+    original_views = exact.view_groups
+
+    def viewed(*args: Any) -> Any:
+        views.append(len(args[-1]))
+        return original_views(*args)
+
+    monkeypatch.setattr(exact, "view_groups", viewed)
     assert chances(aces(), deck) == tuned
     assert len(runs) == 1  # the ace split from the other ranks before it: no run thrown away
+    assert views == [13]  # and the run's checks of the two classes reuse those answers
 
 
 _TEMPLATE = """
