@@ -465,8 +465,8 @@ def _evaluate_probed(
     """Evaluate over a deck showing the spec only the card fields it uses (see
     :mod:`drawdsl.probes`), then with the reductions of :func:`_evaluate_reduced`.
 
-    The first run hides every field (but the one found by following its one path,
-    see :func:`_first_used`); each run that uses a hidden field is thrown away and the
+    The first run hides every field (but those found by following its one path, see
+    :func:`_first_used`); each run that uses a hidden field is thrown away and the
     field shown in the next.  A run that raised (other than a limit), or whose
     finished values hold a hidden field, gives way to the real cards, so errors and
     values are the spec's own.
@@ -474,7 +474,7 @@ def _evaluate_probed(
     log = log or _Log()
     forget_steps()  # a global name rebound since the last evaluation is looked at again
     plan = ProbePlan.of(deck) if probe and lump else None
-    # The field the first run would stop at, found without the run.
+    # The fields the first run would use, found without the run.
     shown = _first_used(spec, plan, len(deck), max_draws) if plan is not None else frozenset()
     while plan is not None and len(shown) < len(plan.fields):
         probed, watch = plan.deck(shown)
@@ -512,7 +512,7 @@ def _evaluate_probed(
 
 
 def _first_used(spec: Spec[Any], plan: ProbePlan, n: int, max_draws: int) -> frozenset[str]:
-    """The hidden field the first probed run would use first, without the run.
+    """The hidden fields the first probed run would use, found without the run.
 
     With every field hidden the deck is one class, so that run follows one path: each
     draw hands the spec a card of that class.  This follows the same path (the same
