@@ -192,6 +192,117 @@ def _dead_after(code: types.CodeType, lasti: int) -> frozenset[str]:
 _DEAD_CACHE: dict[tuple[types.CodeType, int], frozenset[str]] = {}
 
 
+def _slots(
+    refs: list[Any], code: types.CodeType, gi_code: types.CodeType, name_: str, qualname: str,
+    frame: Any, local_values: Any,
+) -> list[Any] | None:
+    """The frame's slots among a generator's referents, its header's objects left out by
+    identity, wherever this interpreter lists them; None when a slot could be taken for
+    one of them (skipping it would shift the others, so which slot is which is unknown)."""
+    function = types.FunctionType
+    for value in local_values.values():
+        if value is name_ or value is qualname or value is frame or value is local_values \
+                or value is code or value is gi_code or (type(value) is function and value.__code__ is code):
+            # A local holding the generator's own name or function (a card "g" in a
+            # generator named g): its slot could not be told from the header's, and
+            # skipping it would shift the others.  Unknown: histories are compared.
+            return None
+    names = 0
+    slots = []
+    for ref in refs:
+        if ref is name_ or ref is qualname:
+            names += 1
+        elif not (ref is frame or ref is local_values or ref is code or ref is gi_code
+                  or (type(ref) is function and ref.__code__ is code)):
+            slots.append(ref)
+    if names > 2:
+        # The generator's name or qualname elsewhere than its header (on the stack: a
+        # string constant is the same object): which slot is which is not known (a review).
+        return None
+    return slots
+
+
+def _header_roles() -> tuple[str, ...] | None:
+    """What this interpreter lists before a suspended generator's frame slots in
+    :func:`gc.get_referents` (once its frame and locals have been read), as roles
+    (``code``, ``name``, ``qualname``, ``frame``, ``locals``, ``function``); None when
+    that is not a fixed header this module recognises."""
+
+    def outer() -> Generator[Any, Any, Any]:
+        def walk(first: int) -> Generator[Any, Any, Any]:
+            for _ in range(2):
+                first += yield first
+        return walk(7)
+
+    gen = outer()
+    gen.send(None)
+    frame = gen.gi_frame  # type: ignore[attr-defined]
+    local_values = frame.f_locals
+    roles: list[str] = []
+    for ref in gc.get_referents(gen):
+        if ref is gen.gi_code and "code" not in roles:  # type: ignore[attr-defined]
+            roles.append("code")
+        elif ref is gen.__name__:  # type: ignore[attr-defined]
+            roles.append("name")
+        elif ref is gen.__qualname__:  # type: ignore[attr-defined]
+            roles.append("qualname")
+        elif ref is frame:
+            roles.append("frame")
+        elif ref is local_values:
+            roles.append("locals")
+        elif type(ref) is types.FunctionType and ref.__code__ is gen.gi_code:  # type: ignore[attr-defined]
+            roles.append("function")
+        elif ref is gen.gi_code:  # type: ignore[attr-defined]
+            roles.append("code")
+        else:
+            break
+    if "name" not in roles or "qualname" not in roles:
+        return None
+    return tuple(roles)
+
+
+def _header_at(roles: tuple[str, ...] | None) -> tuple[int, ...] | None:
+    """Where each object of the header stands: ``(length, code, code again, name,
+    qualname, frame, locals, function)``, -1 for one it does not list (None: no header)."""
+    if roles is None or roles.count("code") > 2 or any(roles.count(role) > 1 for role in (
+            "name", "qualname", "frame", "locals", "function")) or "frame" not in roles:
+        return None
+    codes = [i for i, role in enumerate(roles) if role == "code"] or [-1]
+    return (
+        len(roles), codes[0], codes[-1],
+        *(roles.index(role) if role in roles else -1
+          for role in ("name", "qualname", "frame", "locals", "function")),
+    )
+
+
+#: The header :func:`_header_roles` finds, by position (None: every reading takes the
+#: generic way, :func:`_slots`).
+_HEADER = _header_at(_header_roles())
+
+
+def _after_header(
+    refs: list[Any], code: types.CodeType, name_: str, qualname: str, frame: Any, local_values: Any,
+) -> list[Any] | None:
+    """The referents after this interpreter's header (:data:`_HEADER`) when ``refs``
+    starts with exactly those objects, else None (then :func:`_slots` reads them)."""
+    header = _HEADER
+    if header is None:
+        return None
+    size, code1, code2, name_at, qualname_at, frame_at, locals_at, function_at = header
+    if len(refs) < size or refs[name_at] is not name_ or refs[qualname_at] is not qualname \
+            or refs[frame_at] is not frame:
+        return None
+    if code1 >= 0 and (refs[code1] is not code or refs[code2] is not code):
+        return None
+    if locals_at >= 0 and refs[locals_at] is not local_values:
+        return None
+    if function_at >= 0:
+        function = refs[function_at]
+        if type(function) is not types.FunctionType or function.__code__ is not code:
+            return None
+    return refs[size:]
+
+
 def frame_key(gen: Any, given: tuple[Any, ...] = ()) -> Any:
     """The state of a suspended generator as a hashable key, or None when unknown.
 
@@ -215,28 +326,30 @@ def frame_key(gen: Any, given: tuple[Any, ...] = ()) -> Any:
         dead = _DEAD_CACHE[code, lasti] = frozenset() if cells else _dead_after(code, lasti)
     local_values = frame.f_locals
     gi_code = gen.gi_code
-    bound = tuple([name for name in code.co_varnames if name in local_values])
+    varnames = code.co_varnames
+    # Every local bound (no cells nor free variables, whose names f_locals also holds):
+    # the names as they are.
+    bound = varnames if len(local_values) == len(varnames) and not cells and not code.co_freevars else \
+        tuple([name for name in varnames if name in local_values])
     name_, qualname = gen.__name__, gen.__qualname__
     function = types.FunctionType
-    for value in local_values.values():
-        if value is name_ or value is qualname or value is frame or value is local_values \
-                or value is code or value is gi_code or (type(value) is function and value.__code__ is code):
-            # A local holding the generator's own name or function (a card "g" in a
-            # generator named g): its slot could not be told from the header's, and
-            # skipping it would shift the others.  Unknown: histories are compared.
+    refs = gc.get_referents(gen)
+    slots = _after_header(refs, code, name_, qualname, frame, local_values)
+    if slots is None:
+        slots = _slots(refs, code, gi_code, name_, qualname, frame, local_values)
+        if slots is None:
             return None
-    names = 0
-    slots = []
-    for ref in gc.get_referents(gen):
-        if ref is name_ or ref is qualname:
-            names += 1
-        elif not (ref is frame or ref is local_values or ref is code or ref is gi_code
-                  or (type(ref) is function and ref.__code__ is code)):
-            slots.append(ref)
-    if names > 2:
-        # The generator's name or qualname elsewhere than its header (on the stack: a
-        # string constant is the same object): which slot is which is not known (a review).
-        return None
+    else:
+        for value in slots:
+            if value is name_ or value is qualname or value is frame or value is local_values \
+                    or value is code or value is gi_code \
+                    or (type(value) is function and value.__code__ is code):
+                # A slot holding one of the header's objects: the generic reading says
+                # what that means (no key).
+                slots = _slots(refs, code, gi_code, name_, qualname, frame, local_values)
+                if slots is None:
+                    return None
+                break
     memo: dict[int, int] = {}
     keep: list[Any] = []
     frozen: list[Any] = []

@@ -924,7 +924,7 @@ _UNKEYED = object()
 class _Gen(Spec[Any]):
     """A generator-syntax spec, resumed by replaying the values sent so far."""
 
-    __slots__ = ("func", "args", "kwargs", "history", "live", "_key", "_hash")
+    __slots__ = ("func", "args", "kwargs", "history", "live", "_key", "_hash", "given")
 
     def __init__(
         self,
@@ -933,6 +933,7 @@ class _Gen(Spec[Any]):
         kwargs: tuple[tuple[str, Any], ...],
         history: tuple[Any, ...],
         live: list[Generator[Spec[Any], Any, Any]] | None = None,
+        given: tuple[Any, ...] | None = None,
     ) -> None:
         self.func = func
         self.args = args
@@ -945,6 +946,9 @@ class _Gen(Spec[Any]):
         # never needs it, only comparing two generator specs does.
         self._key: Any = _UNKEYED
         self._hash = 0
+        # What the generator is handed (see _given), when made already by the spec it
+        # resumes.
+        self.given = given
 
     def _keyed(self) -> Any:
         if self._key is _UNKEYED:
@@ -969,6 +973,8 @@ class _Gen(Spec[Any]):
 
     def _given(self) -> tuple[Any, ...]:
         """What the generator is handed: its arguments and its function's defaults."""
+        if self.given is not None:
+            return self.given
         func = self.func
         given = (*self.args, *(value for _, value in self.kwargs))
         defaults = getattr(func, "__defaults__", None)
@@ -1046,7 +1052,9 @@ class _Resume:
     def __call__(self, value: Any) -> Spec[Any]:
         g = self.gen_spec
         box = [self.box.pop()] if self.box else None
-        return _Gen(g.func, g.args, g.kwargs, g.history + (value,), box)
+        # The resumptions share what the generator is handed, made once per evaluation
+        # (not kept on the spec the user holds, whose function's defaults may change).
+        return _Gen(g.func, g.args, g.kwargs, g.history + (value,), box, g._given())
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not _Resume:

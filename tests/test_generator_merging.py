@@ -9,6 +9,7 @@ and the brute-force oracle.
 
 from __future__ import annotations
 
+import gc
 from collections import namedtuple
 from typing import Any
 
@@ -18,7 +19,8 @@ from hypothesis import strategies as st
 from oracle import brute_force
 
 from drawdsl import Cards, chances, done, draw, generate, loop
-from drawdsl.frames import FRAME_KEYS
+from drawdsl import frames
+from drawdsl.frames import FRAME_KEYS, frame_key
 
 
 @generate
@@ -289,3 +291,60 @@ def test_what_a_state_holds_is_keyed(make: Any) -> None:
     spec = make()
     truth = brute_force(spec, deck)
     assert chances(spec, deck) == truth == chances(spec, deck, symmetric=False)
+
+
+@generate
+def holding_its_own_objects() -> Any:
+    # Locals holding the generator's function, its frame's locals and the frame itself:
+    # the fast reading of the frame (drawdsl.frames._after_header) hands such a frame to
+    # the generic one.
+    import sys
+
+    card = yield draw()
+    mine = holding_its_own_objects.__wrapped__ if card == "a" else None  # type: ignore[attr-defined]
+    where = sys._getframe() if card == "b" else None
+    names = locals() if card == "c" else None
+    card = yield draw()
+    return (mine is None, where is None, names is None, card)
+
+
+FRAME_SHAPES = [
+    *ADVERSARIAL, iterator_over_a_dict, name_on_the_stack, dict_with_slots, named_tuple_attribute,
+    function_name, holding_its_own_objects,
+]
+
+
+@pytest.mark.skipif(not FRAME_KEYS, reason="frame keys are off on this interpreter")
+@given(st.sampled_from(FRAME_SHAPES), st.lists(st.sampled_from("abcg"), max_size=3))
+def test_the_fast_frame_reading_keys_as_the_generic_one(make: Any, history: list[str]) -> None:
+    """frame_key reads the slots after this interpreter's fixed header by position when
+    the header is there and no slot holds one of its objects; the key must be the one
+    the generic reading (every header object left out by identity) makes."""
+    spec = make()
+    gen = spec.func(*spec.args)
+    try:
+        gen.send(None)
+        for card in history:
+            gen.send(card)
+    except StopIteration:
+        return
+    given = spec._given()
+    fast = frame_key(gen, given)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(frames, "_HEADER", None)
+        generic = frame_key(gen, given)
+    assert fast == generic
+
+
+@pytest.mark.skipif(not FRAME_KEYS, reason="frame keys are off on this interpreter")
+def test_the_fast_frame_reading_is_taken() -> None:
+    """The test above compares something: on this interpreter the header is found, and a
+    plain generator's frame is read by position."""
+    gen = hidden_iterator().func()
+    gen.send(None)
+    frame = gen.gi_frame
+    local_values = frame.f_locals  # (made before the referents are read, as frame_key does)
+    refs = gc.get_referents(gen)
+    assert frames._HEADER is not None
+    assert frames._after_header(
+        refs, frame.f_code, gen.__name__, gen.__qualname__, frame, local_values) is not None
