@@ -882,9 +882,12 @@ def _views_key(gen: Any, where: tuple[Any, ...]) -> tuple[Any, ...] | None:
     """What the views of the generator spec ``gen`` suspended at ``where`` depend on:
     its function, its arguments' key and the suspension; None when its arguments are
     not all plain values (then equal arguments need not mean alike: checked each time)."""
-    if not all(type(a) in PLAIN for a in (*gen.args, *(v for _, v in gen.kwargs))):
+    args, kwargs = gen.args, gen.kwargs
+    if not args and not kwargs:
+        return (gen.func, (), where)
+    if not all(type(a) in PLAIN for a in (*args, *(v for _, v in kwargs))):
         return None
-    return (gen.func, strict_key((gen.args, gen.kwargs)) if gen.args or gen.kwargs else (), where)
+    return (gen.func, strict_key((args, kwargs)), where)
 
 
 def _first_views(

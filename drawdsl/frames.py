@@ -190,6 +190,10 @@ def _dead_after(code: types.CodeType, lasti: int) -> frozenset[str]:
 
 
 _DEAD_CACHE: dict[tuple[types.CodeType, int], frozenset[str]] = {}
+#: Each code's key part (compared by identity), made once; by id, the code kept alive
+#: meanwhile (two code objects can be equal).
+_SAME: dict[int, _Same] = {}
+_UNPROVEN = object()
 
 
 def _slots(
@@ -353,34 +357,40 @@ def frame_key(gen: Any, given: tuple[Any, ...] = ()) -> Any:
     memo: dict[int, int] = {}
     keep: list[Any] = []
     frozen: list[Any] = []
-    proof = blind_dicts(code) if not cells else None
-    blind = proof.names if proof is not None else frozenset()
+    proof: Any = _UNPROVEN  # the dicts whose order the code never reads (made on demand)
     plain = _PLAIN
     n_bound = len(bound)
     sets: frozenset[str] | None = None  # the locals whose sets are keyed by items (on demand)
     for i, value in enumerate(slots):
         name = bound[i] if i < n_bound else None
+        t = type(value)
         if name in dead:
             frozen.append("dead")
-        elif type(value) in plain:
-            frozen.append((type(value), value))  # as _freeze keys it
-        elif type(value) in _PLAIN_ITERATORS:
-            frozen.append(("iter", type(value), value.__reduce__()))  # as _freeze keys it
-        elif type(value) is set and name is not None and id(value) not in memo \
+        elif t in plain:
+            frozen.append((t, value))  # as _freeze keys it
+        elif t in _PLAIN_ITERATORS:
+            frozen.append(("iter", t, value.__reduce__()))  # as _freeze keys it
+        elif t is set and name is not None and id(value) not in memo \
                 and name in (sets if sets is not None else (sets := unordered_sets(frame, given))) \
                 and distinct_keys(value):
             # A set the code never iterates (drawdsl.renaming_blind): its items.
             memo[id(value)] = len(memo)
             keep.append(value)
             frozen.append(("unordered set", frozenset([(type(k), k) for k in value])))
-        elif name in blind and proof is not None and unordered(frame, proof, value) \
-                and given_safe(given, (frame.f_globals, frame.f_builtins)):
-            # A dict whose order the code never reads (drawdsl.order_blind): its items.
-            frozen.append(("unordered", type(value), frozenset([
-                ((type(k), k), (type(v), v)) for k, v in value.items()])))
         else:
-            frozen.append(_freeze(value, memo, keep))
-    return (_Same(code), lasti, bound, tuple(frozen))
+            if proof is _UNPROVEN:
+                proof = blind_dicts(code) if not cells else None
+            if proof is not None and name in proof.names and unordered(frame, proof, value) \
+                    and given_safe(given, (frame.f_globals, frame.f_builtins)):
+                # A dict whose order the code never reads (drawdsl.order_blind): its items.
+                frozen.append(("unordered", type(value), frozenset([
+                    ((type(k), k), (type(v), v)) for k, v in value.items()])))
+            else:
+                frozen.append(_freeze(value, memo, keep))
+    same = _SAME.get(id(code))
+    if same is None or same.obj is not code:
+        same = _SAME[id(code)] = _Same(code)
+    return (same, lasti, bound, tuple(frozen))
 
 
 def frame_parts(key: Any) -> tuple[list[frozenset[Any]], list[Any], bool] | None:
