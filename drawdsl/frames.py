@@ -190,6 +190,8 @@ def _dead_after(code: types.CodeType, lasti: int) -> frozenset[str]:
 
 
 _DEAD_CACHE: dict[tuple[types.CodeType, int], frozenset[str]] = {}
+#: Each code's local names when it has no cells nor free variables (else empty), made once.
+_NAMES: dict[types.CodeType, frozenset[str]] = {}
 #: Each code's key part (compared by identity), made once; by id, the code kept alive
 #: meanwhile (two code objects can be equal).
 _SAME: dict[int, _Same] = {}
@@ -211,17 +213,21 @@ def _slots(
             # generator named g): its slot could not be told from the header's, and
             # skipping it would shift the others.  Unknown: histories are compared.
             return None
-    names = 0
+    names = functions = codes = 0
     slots = []
     for ref in refs:
         if ref is name_ or ref is qualname:
             names += 1
-        elif not (ref is frame or ref is local_values or ref is code or ref is gi_code
-                  or (type(ref) is function and ref.__code__ is code)):
+        elif ref is code or ref is gi_code:
+            codes += 1
+        elif type(ref) is function and ref.__code__ is code:
+            functions += 1
+        elif not (ref is frame or ref is local_values):
             slots.append(ref)
-    if names > 2:
+    if names > 2 or functions > 1 or codes > 2:
         # The generator's name or qualname elsewhere than its header (on the stack: a
-        # string constant is the same object): which slot is which is not known (a review).
+        # string constant is the same object), or another function of its code or its
+        # code on the stack (review W): which slot is which is not known (a review).
         return None
     return slots
 
@@ -331,9 +337,12 @@ def frame_key(gen: Any, given: tuple[Any, ...] = ()) -> Any:
     local_values = frame.f_locals
     gi_code = gen.gi_code
     varnames = code.co_varnames
-    # Every local bound (no cells nor free variables, whose names f_locals also holds):
-    # the names as they are.
-    bound = varnames if len(local_values) == len(varnames) and not cells and not code.co_freevars else \
+    # Every local bound and nothing else (no cells nor free variables, whose names f_locals
+    # also holds, nor a name written into f_locals: review W): the names as they are.
+    names = _NAMES.get(code)
+    if names is None:
+        names = _NAMES[code] = frozenset(varnames) if not cells and not code.co_freevars else frozenset()
+    bound = varnames if names and type(local_values) is dict and local_values.keys() == names else \
         tuple([name for name in varnames if name in local_values])
     name_, qualname = gen.__name__, gen.__qualname__
     function = types.FunctionType
@@ -348,12 +357,9 @@ def frame_key(gen: Any, given: tuple[Any, ...] = ()) -> Any:
             if value is name_ or value is qualname or value is frame or value is local_values \
                     or value is code or value is gi_code \
                     or (type(value) is function and value.__code__ is code):
-                # A slot holding one of the header's objects: the generic reading says
-                # what that means (no key).
-                slots = _slots(refs, code, gi_code, name_, qualname, frame, local_values)
-                if slots is None:
-                    return None
-                break
+                # A slot holding one of the header's objects (or another function of the
+                # generator's code, review W): unknown, histories are compared.
+                return None
     memo: dict[int, int] = {}
     keep: list[Any] = []
     frozen: list[Any] = []

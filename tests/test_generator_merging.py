@@ -18,8 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from oracle import brute_force
 
-from drawdsl import Cards, chances, done, draw, generate, loop
-from drawdsl import frames
+from drawdsl import Cards, chances, done, draw, frames, generate, loop
 from drawdsl.frames import FRAME_KEYS, frame_key
 
 
@@ -348,3 +347,42 @@ def test_the_fast_frame_reading_is_taken() -> None:
     assert frames._HEADER is not None
     assert frames._after_header(
         refs, frame.f_code, gen.__name__, gen.__qualname__, frame, local_values) is not None
+
+
+@generate
+def padded() -> Any:
+    # A name written into the frame's locals beside an unbound local: as many names as
+    # co_varnames, yet not every local is bound (review W: a live local was keyed as the
+    # dead one before it, and the two cards' order lost).
+    import sys
+
+    if False:
+        unbound = 0  # noqa: F841 - never bound
+    sys._getframe().f_locals["pad"] = 0
+    card = None
+    first = yield draw()
+    card = yield draw()
+    return first + card
+
+
+def _sibling_factory(tag: int) -> Any:
+    def gen() -> Any:
+        c = yield draw()
+        # A function of this generator's own code (a sibling closure) on the stack only.
+        pair = (SIBLINGS[c == "a"], (c := None), (yield draw()))
+        return (pair[0].tag, pair[2])
+
+    gen.tag = tag  # type: ignore[attr-defined]
+    return gen
+
+
+SIBLINGS = [_sibling_factory(0), _sibling_factory(1)]
+
+
+@pytest.mark.parametrize("make", [padded, lambda: generate(SIBLINGS[0])()])
+def test_frames_review_w(make: Any) -> None:
+    """Found by review W: a name written into f_locals, and a sibling function of the
+    generator's code on its stack, merged paths whose futures differ."""
+    deck = Cards("aabbc")
+    spec = make()
+    assert chances(spec, deck) == brute_force(spec, deck) == chances(spec, deck, merge=False)
