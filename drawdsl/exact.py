@@ -59,7 +59,7 @@ from drawdsl.reductions import (
     prove_lumping,
     prove_symmetry,
 )
-from drawdsl.renaming_blind import blind_generator, blind_loop, blind_map, classes_told_apart
+from drawdsl.renaming_blind import Proof, blind_generator, blind_loop, blind_map, classes_told_apart
 from drawdsl.sent_views import PLAIN, view_groups
 from drawdsl.shapes import Unshaped, evaluate_shapes
 from drawdsl.sources import Weighted
@@ -797,6 +797,9 @@ def _evaluate_reduced(
     # step costs about half a millisecond, more than many a question on a few kinds).
     loop_core = symmetric and len(cards) > 1 and _loop_core(spec)
     loop_tried = blind = False
+    #: The kind of the loop's states, when its step's bytecode shows it blind to renamings
+    #: of the plain cards it is dealt (drawdsl.renaming_blind.rename_state).
+    state_kind: list[Any] = [None]
 
     def loop_blind() -> bool:
         """Whether (tried once) the loop step's bytecode shows the spec blind to renamings;
@@ -805,9 +808,12 @@ def _evaluate_reduced(
         if not loop_core or loop_tried or sym:
             return False
         loop_tried = True
-        if not _blind_deck(spec, cards, named):
+        proof = _blind_proof(spec, cards, named)
+        if proof is None:
             return False
         classes, checked, sym, escalate, blind = singles, False, True, False, True
+        if proof.direct and not proof.fields and type(spec) is _Loop:
+            state_kind[0] = proof.state  # its heads may be renamed (see evaluate_shapes)
         return True
 
     shaped = True  # symmetric decks as shapes (drawdsl.shapes) until a spec has none
@@ -855,7 +861,7 @@ def _evaluate_reduced(
             if sym and shaped:
                 return evaluate_shapes(
                     spec, lumped, max_states, max_draws, report, log.trace, too_many, _annotate, traced,
-                    grouped=blind,
+                    grouped=blind, state_kind=state_kind[0] if blind else None,
                 )
             return _evaluate_deck(
                 spec, lumped, max_states, max_draws, sym, report,
@@ -972,20 +978,25 @@ def _blind_deck(spec: Spec[Any], cards: tuple[Any, ...], named: Cards[Any] | Non
     (:func:`_renaming_proof`): its code's proof holds now, and the classes
     are told apart by the values it uses (on a probed deck, the one field it reads,
     handed as names in ``named``; else the plain cards themselves)."""
+    return _blind_proof(spec, cards, named) is not None
+
+
+def _blind_proof(spec: Spec[Any], cards: tuple[Any, ...], named: Cards[Any] | None) -> Proof | None:
+    """The proof :func:`_blind_deck` finds, or None."""
     proof = _renaming_proof(spec)
     if proof is None:
-        return False
+        return None
     if proof.fields:
         if named is None or len(proof.fields) != 1:
-            return False
+            return None
         field = next(iter(proof.fields))
         tokens = named.distinct()
         if len(tokens) != len(cards) or any(name_field(token) != field for token in tokens):
-            return False
-        return classes_told_apart([token.name for token in tokens])
+            return None
+        return proof if classes_told_apart([token.name for token in tokens]) else None
     if named is not None or any(type(card) is Token for card in cards):
-        return False
-    return classes_told_apart(list(cards))
+        return None
+    return proof if classes_told_apart(list(cards)) else None
 
 
 def _annotate(err: Exception, depth: int, card: Any) -> None:

@@ -90,6 +90,7 @@ from __future__ import annotations
 import builtins
 import dis
 import types
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,7 +107,7 @@ from drawdsl.order_blind import (
 
 __all__ = [
     "Proof", "renaming_blind", "renaming_blind_map", "renaming_blind_loop", "blind_generator", "blind_map",
-    "blind_loop", "state_kind", "unordered_sets", "classes_told_apart",
+    "blind_loop", "state_kind", "unordered_sets", "classes_told_apart", "rename_state",
 ]
 
 
@@ -125,6 +126,8 @@ class Proof:
     direct: bool
     called: frozenset[str]
     sets: frozenset[str] = frozenset()
+    #: (Loop steps) the kind of every state the loop reaches (see :func:`rename_state`).
+    state: Any = None
 
 
 # Kinds of abstract value.
@@ -369,7 +372,7 @@ def renaming_blind_loop(code: types.CodeType, position: int, start: Kind, direct
                 if grown is _POISON or not _state_kind(grown):
                     break
                 if grown == kind:
-                    found = Proof(proof.fields, direct, proof.called)
+                    found = Proof(proof.fields, direct, proof.called, state=kind)
                     break
                 kind = grown
     _LOOP_CACHE[key] = found
@@ -400,6 +403,32 @@ def blind_loop(step: Any, state: Any) -> tuple[Proof, Any] | None:
     if not _holds_now(func.__code__, proof, func.__globals__, getattr(func, "__builtins__", None), given):
         return None
     return proof, func
+
+
+def rename_state(state: Any, kind: Kind, rename: Callable[[Any], Any]) -> Any:
+    """``state``, a loop state of ``kind`` (a :class:`Proof`'s ``state``), with each class
+    value renamed by ``rename`` and every plain value as it is (a label equal to a card
+    is no card to the step, which never compares it with one); ValueError when the
+    state is not of that kind's form.
+
+    >>> kind = ("tuple", (_PLAIN, _OPT, _FSET))
+    >>> rename_state(("a", "a", frozenset({"a"})), kind, {"a": "b"}.get)
+    ('a', 'b', frozenset({'b'}))
+    """
+    if _plain(kind):
+        return state
+    if kind is _CLASS or kind is _OPT:
+        return None if state is None else rename(state)
+    if kind is _FSET:
+        if type(state) is not frozenset:
+            raise ValueError(f"not a frozenset of class values: {state!r}")
+        return frozenset([rename(item) for item in state])
+    if type(kind) is tuple and kind[0] == "tuple":
+        parts = kind[1]
+        if type(state) is not tuple or len(state) != len(parts):
+            raise ValueError(f"not a tuple of {len(parts)}: {state!r}")
+        return tuple([rename_state(item, part, rename) for item, part in zip(state, parts, strict=True)])
+    raise ValueError(f"no renaming for a state of kind {kind!r}")
 
 
 def _join(a: Kind, b: Kind) -> Kind:

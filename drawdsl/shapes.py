@@ -38,9 +38,11 @@ from drawdsl.atoms import Tracer, Untraced
 from drawdsl.cards import Cards
 from drawdsl.distribution import Distribution
 from drawdsl.errors import StateLimitExceeded
+from drawdsl.keys import strict_key
 from drawdsl.outcomes import Outcomes, record, still_drawing
 from drawdsl.probes import show
 from drawdsl.reductions import CardIndex, _CannotRename, head_support, normal, rename_spec
+from drawdsl.renaming_blind import rename_state
 from drawdsl.spec import (
     Spec,
     _Done,
@@ -66,6 +68,7 @@ class _Head:
 
     __slots__ = (
         "draw", "pins", "where", "first_free", "verified", "groups", "positions", "offsets", "plan", "early",
+        "canon",
     )
 
     def __init__(self, draw: _Draw[Any], size: int, pack: Packing, index: CardIndex, grouped: bool) -> None:
@@ -93,6 +96,9 @@ class _Head:
         #: discards), by row, with the child head and its pending discards when they go
         #: on: the next draw's inner loop starts from them.
         self.early: dict[int, tuple[tuple[int, Any, Any, Any], int, int]] = {}
+        #: The id of the head whose states this head's are, renamed (see evaluate_shapes's
+        #: ``state_kind``); None: not looked at yet.
+        self.canon: int | None = None
 
     def _plan(self) -> None:
         """The draws of the pinned positions drawn one by one, for the inner loop: (bit
@@ -607,6 +613,7 @@ def evaluate_shapes(
     traced: bool = False,
     grouped: bool = False,
     paired: bool = True,
+    state_kind: Any = None,
 ) -> Distribution[Any]:
     """Depth-by-depth evaluation over shapes, for a spec proven blind to renamings.
 
@@ -622,6 +629,16 @@ def evaluate_shapes(
     (see :func:`_held`).  When ``paired``, a free draw that pins the card drawn until
     the next free draw releases it is taken with that draw as one unordered pair (see
     :class:`_Pair`); the states between the two draws are then not kept.
+
+    ``state_kind`` (a loop whose step's bytecode shows it blind to renamings of the plain
+    cards dealt, :func:`~drawdsl.renaming_blind.rename_state`): a head holding one card
+    ``d``, not the first card ``c``, is the head holding ``c`` with ``c`` and ``d``
+    swapped in its state's card values (its other values as they are).  Its states go to
+    that head: a state's shape (the held card's count, then the free counts' counts)
+    is the same under the swap, and the future of the swapped state on the swapped deck
+    is the same, renamed, so the finished values (plain) are the same.  Where the last
+    card drawn is held (the longest run of a suit, no two neighbours of a rank), each
+    such state then has one head, not one per card.
     """
     cards = deck.distinct()
     size = len(cards)
@@ -646,6 +663,46 @@ def evaluate_shapes(
             hid = into_ids[head] = len(into_heads)
             into_heads.append(_Head(head, size, pack, index, grouped))
         return hid
+
+    renames = state_kind is not None and not traced and size > 1
+    first_card = cards[0]
+
+    def canonical(cid: int, into_heads: list[_Head], into_ids: dict[_Draw[Any], int], avail: int) -> int:
+        """The head ``into_heads[cid]``'s states go to (see ``state_kind`` above)."""
+        head = into_heads[cid]
+        found = head.canon
+        if found is not None:
+            return found
+        head.canon = cid
+        if not renames or len(head.pins) != 1 or head.pins[0] == 0 or head.groups:
+            return cid
+        key = head.draw.key
+        if not (type(key) is tuple and len(key) == 2 and key[0] == "loop" and type(key[1]) is _Loop):
+            return cid
+        held = cards[head.pins[0]]
+        swap = {strict_key(held): first_card, strict_key(first_card): held}
+
+        def rename(value: Any) -> Any:
+            try:
+                return swap.get(strict_key(value), value)
+            except TypeError:
+                return value
+
+        loop = key[1]
+        try:
+            state = rename_state(loop.state, state_kind, rename)
+        except ValueError:
+            return cid
+        renamed, extra = normal(_Loop(state, loop.step), avail)
+        if type(renamed) is not _Draw or extra:
+            return cid
+        rid = intern(renamed, into_heads, into_ids)  # type: ignore[arg-type]
+        target = into_heads[rid]
+        if target.pins != (0,) or target.groups:
+            return cid  # (it holds another card too: kept apart)
+        target.canon = rid
+        head.canon = rid
+        return rid
 
     current: list[Any] = [None]
     #: The child head id and pending discards of the last _ON move made (see _Pair).
@@ -679,6 +736,8 @@ def evaluate_shapes(
             kept = free_draw and drawn in head.where
             f, g = _build(released, -1 if free_draw else parent.where[drawn],
                           head.where[drawn] if kept else -1, len(parent.pins), pack)
+            if renames:
+                cid = canonical(cid, new_heads, new_ids, avail - extra)
             group = new.get((cid, anys + extra))
             if group is None:
                 group = new[cid, anys + extra] = {}
@@ -934,7 +993,11 @@ def evaluate_shapes(
             if report is not None:
                 report(depth, live)
             if trace is not None:
-                trace.append((depth, live, len(new_heads)))
+                # (A head whose states went to another, renamed, is not one more spec.)
+                kept = len(new_heads) - sum(
+                    [1 for i, head in enumerate(new_heads) if head.canon is not None and head.canon != i]
+                ) if renames else len(new_heads)
+                trace.append((depth, live, kept))
             frontier = {key: group for key, group in new.items() if group}
             heads = new_heads
             carry = ahead if ahead[0] else None

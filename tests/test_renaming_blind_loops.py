@@ -610,17 +610,18 @@ def test_a_loop_on_a_few_kinds_of_card_is_proven_once_its_frontier_grows(
 
     asked: list[bool] = []
     shaped: list[bool] = []
-    blind_deck, evaluate_shapes = exact._blind_deck, exact.evaluate_shapes
+    blind_proof, evaluate_shapes = exact._blind_proof, exact.evaluate_shapes
 
-    def counting(*args: Any) -> bool:
-        asked.append(blind_deck(*args))
-        return asked[-1]
+    def counting(*args: Any) -> Any:
+        proof = blind_proof(*args)
+        asked.append(proof is not None)
+        return proof
 
     def shapes(*args: Any, **kwargs: Any) -> Any:
         shaped.append(args[-1])  # traced?
         return evaluate_shapes(*args, **kwargs)
 
-    monkeypatch.setattr(exact, "_blind_deck", counting)
+    monkeypatch.setattr(exact, "_blind_proof", counting)
     monkeypatch.setattr(exact, "evaluate_shapes", shapes)
     suits = standard_deck().map(_suit)
     assert chance_of(flush(), suits) == Fraction(33, 16660)
