@@ -232,6 +232,24 @@ def _slots(
     return slots
 
 
+#: Names through which code can hold its own frame's locals dict (or write into it).
+_LOCALS_READERS = frozenset({
+    "locals", "vars", "exec", "eval", "breakpoint", "_getframe", "currentframe", "_current_frames",
+    "f_locals", "f_back", "gi_frame", "tb_frame", "__traceback__", "exc_info", "exception", "stack",
+    "getouterframes", "getinnerframes", "getframeinfo", "walk_stack", "walk_tb", "settrace", "setprofile",
+    "get_referrers", "get_referents", "get_objects",
+})
+_OWN_FRAME: dict[types.CodeType, bool] = {}
+
+
+def _reads_own_frame(code: types.CodeType) -> bool:
+    """Whether ``code`` (or code nested in it) names a way to its own frame's locals
+    (``locals()``, ``sys._getframe()``, ...): then its frame is not read (see frame_key)."""
+    if not _LOCALS_READERS.isdisjoint(code.co_names):
+        return True
+    return any(type(const) is types.CodeType and _reads_own_frame(const) for const in code.co_consts)
+
+
 def _header_roles() -> tuple[str, ...] | None:
     """What this interpreter lists before a suspended generator's frame slots in
     :func:`gc.get_referents` (once its frame and locals have been read), as roles
@@ -326,6 +344,13 @@ def frame_key(gen: Any, given: tuple[Any, ...] = ()) -> Any:
     if frame is None:
         return None
     code = frame.f_code
+    reads = _OWN_FRAME.get(code)
+    if reads is None:
+        reads = _OWN_FRAME[code] = _reads_own_frame(code)
+    if reads:
+        # Reading f_locals refreshes the dict locals() handed the code (CPython 3.11 and
+        # 3.12): a generator holding it would see the evaluator's reading (review W).
+        return None
     lasti = frame.f_lasti
     dead = _DEAD_CACHE.get((code, lasti))
     cells = code.co_cellvars
