@@ -59,7 +59,14 @@ from drawdsl.reductions import (
     prove_lumping,
     prove_symmetry,
 )
-from drawdsl.renaming_blind import Proof, blind_generator, blind_loop, blind_map, classes_told_apart
+from drawdsl.renaming_blind import (
+    Proof,
+    blind_generator,
+    blind_loop,
+    blind_map,
+    classes_told_apart,
+    forget_sets,
+)
 from drawdsl.sent_views import PLAIN, view_groups
 from drawdsl.shapes import Unshaped, evaluate_shapes
 from drawdsl.sources import Weighted
@@ -445,6 +452,7 @@ def _evaluate(
     probe: bool = False,
 ) -> Distribution[Any]:
     """Dispatch: a deck with merging takes the fast path, the rest the general one."""
+    forget_sets()  # (a global rebound since the last evaluation is looked at again)
     if deck is not None and merge:
         return _evaluate_probed(spec, deck, max_states, max_draws, lump, symmetric, report, probe)
     return _evaluate_general(spec, deck, weighted, merge, max_states, max_draws, report)
@@ -473,6 +481,7 @@ def _evaluate_probed(
     """
     log = log or _Log()
     forget_steps()  # a global name rebound since the last evaluation is looked at again
+    forget_sets()
     plan = ProbePlan.of(deck) if probe and lump else None
     # The fields the first run would use, found without the run.
     shown = _first_used(spec, plan, len(deck), max_draws) if plan is not None else frozenset()

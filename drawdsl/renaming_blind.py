@@ -107,7 +107,7 @@ from drawdsl.order_blind import (
 
 __all__ = [
     "Proof", "renaming_blind", "renaming_blind_map", "renaming_blind_loop", "blind_generator", "blind_map",
-    "blind_loop", "state_kind", "unordered_sets", "classes_told_apart", "rename_state",
+    "blind_loop", "state_kind", "unordered_sets", "classes_told_apart", "rename_state", "forget_sets",
 ]
 
 
@@ -191,16 +191,26 @@ class _NoProof(Exception):
 
 
 _CACHE: dict[types.CodeType, Proof | None] = {}
+#: renaming_blind's answer by the code object's identity (kept alive meanwhile): a code
+#: object never changes, and its constants need no second look.
+_SEEN: dict[int, tuple[types.CodeType, Proof | None]] = {}
 
 
 def renaming_blind(code: types.CodeType) -> Proof | None:
     """The proof that a generator of ``code`` cannot see a renaming of the cards it is sent
     (see the module docstring), or None."""
+    seen = _SEEN.get(id(code))
+    if seen is not None and seen[0] is code:
+        return seen[1]  # (this very code object, looked at before: constants and proof)
     if not _literal_constants(code):
-        return None  # (a code object rebuilt with other constants: not what a compiler makes)
-    if code in _CACHE:
-        return _CACHE[code]
-    found = _CACHE[code] = _prove(code)
+        found = None  # (a code object rebuilt with other constants: not what a compiler makes)
+    elif code in _CACHE:
+        found = _CACHE[code]
+    else:
+        found = _CACHE[code] = _prove(code)
+    if len(_SEEN) >= 1024:
+        _SEEN.clear()
+    _SEEN[id(code)] = (code, found)
     return found
 
 
@@ -984,13 +994,30 @@ def blind_generator(func: Any, args: tuple[Any, ...], kwargs: tuple[tuple[str, A
 def unordered_sets(frame: types.FrameType, given: tuple[Any, ...]) -> frozenset[str]:
     """The locals of a suspended generator's ``frame`` whose sets may be keyed by their
     items alone (:mod:`drawdsl.frames`): its code's proof holds now (``given``: what it
-    was handed), so a set made there is never iterated, and its order never seen."""
-    proof = renaming_blind(frame.f_code)
-    if proof is None or not proof.sets:
-        return frozenset()
-    if not _holds_now(frame.f_code, proof, frame.f_globals, frame.f_builtins, given):
-        return frozenset()
-    return proof.sets
+    was handed), so a set made there is never iterated, and its order never seen.
+
+    The last answer is kept for the same code, globals, builtins and ``given`` (the
+    same objects) until :func:`forget_sets`, which each exact evaluation calls first:
+    within one, a generator's globals are taken to stay as they are (as its replays do).
+    """
+    code, module, builtin = frame.f_code, frame.f_globals, frame.f_builtins
+    last = _SETS_LAST[0]
+    if last[0] is code and last[1] is given and last[2] is module and last[3] is builtin:
+        return last[4]
+    found: frozenset[str] = frozenset()
+    proof = renaming_blind(code)
+    if proof is not None and proof.sets and _holds_now(code, proof, module, builtin, given):
+        found = proof.sets
+    _SETS_LAST[0] = (code, given, module, builtin, found)
+    return found
+
+
+_SETS_LAST: list[tuple[Any, Any, Any, Any, frozenset[str]]] = [(None, None, None, None, frozenset())]
+
+
+def forget_sets() -> None:
+    """Forget :func:`unordered_sets`'s last answer (a global rebound since is looked at again)."""
+    _SETS_LAST[0] = (None, None, None, None, frozenset())
 
 
 def classes_told_apart(values: list[Any]) -> bool:

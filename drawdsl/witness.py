@@ -28,6 +28,7 @@ from drawdsl.cards import Cards
 from drawdsl.errors import StateLimitExceeded
 from drawdsl.exact import DEFAULT_MAX_STATES, _canonical, _check_limit, _Layout
 from drawdsl.reductions import CardIndex, StateGraph, head_support, proof_budget, prove_symmetry
+from drawdsl.renaming_blind import forget_sets
 from drawdsl.sources import Weighted
 from drawdsl.spec import Spec, _Any, _Done, _Draw, _spec_or_raise, reads_rest, whnf
 
@@ -134,6 +135,7 @@ def witness(
     >>> witness(draw_where(lambda c: c == "x"), Cards("ab")) is None
     True
     """
+    forget_sets()  # (a global rebound since the last search or evaluation is looked at again)
     return _search(spec, source, wanted, max_states, symmetric, None)
 
 

@@ -407,3 +407,40 @@ def test_frames_review_w(make: Any) -> None:
     deck = Cards("aabbc")
     spec = make()
     assert chances(spec, deck) == brute_force(spec, deck) == chances(spec, deck, merge=False)
+
+
+_SET_KEEPING = """
+def hand():
+    seen = set()
+    for _ in range(3):
+        card = yield draw()
+        seen.add(card)
+    return len(seen)
+"""
+
+
+@pytest.mark.skipif(not FRAME_KEYS, reason="frame keys are off on this interpreter")
+def test_a_sets_verdict_is_looked_at_again_by_each_evaluation() -> None:
+    """Whether a generator's set may be keyed by its items (its code never iterates it,
+    and the names it calls mean what they meant) is kept from one frame key to the next
+    within an evaluation, and looked at again by the next one: ``len`` rebound in
+    between is seen."""
+    from drawdsl.renaming_blind import MODELLED as modelled
+    from drawdsl.renaming_blind import unordered_sets
+
+    if not modelled:
+        pytest.skip("the bytecode proofs model Python 3.11 only")
+    namespace: dict[str, Any] = {"draw": draw}
+    exec(_SET_KEEPING, namespace)
+    spec = generate(namespace["hand"])()
+    deck = Cards([1, 2, 3, 3])
+    assert chances(spec, deck) == brute_force(spec, deck)
+    gen = spec.func()
+    gen.send(None)
+    gen.send(1)
+    frame, given = gen.gi_frame, spec._given()
+    assert unordered_sets(frame, given) == {"seen"}
+    namespace["len"] = lambda found: -1  # len rebound: no proof now
+    assert unordered_sets(frame, given) == {"seen"}  # (kept: the same evaluation, so to speak)
+    assert chances(spec, deck) == brute_force(spec, deck)  # an evaluation looks again
+    assert unordered_sets(frame, given) == frozenset()
