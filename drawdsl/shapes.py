@@ -95,7 +95,7 @@ class _Head:
         #: Moves made a draw early (by a pair plan, for its states without pending
         #: discards), by row, with the child head and its pending discards when they go
         #: on: the next draw's inner loop starts from them.
-        self.early: dict[int, tuple[tuple[int, Any, Any, Any], int, int]] = {}
+        self.early: dict[int, tuple[tuple[int, Any, Any, Any], int, int, int]] = {}
         #: The id of the head whose states this head's are, renamed (see evaluate_shapes's
         #: ``state_kind``); None: not looked at yet.
         self.canon: int | None = None
@@ -706,7 +706,9 @@ def evaluate_shapes(
 
     current: list[Any] = [None]
     #: The child head id and pending discards of the last _ON move made (see _Pair).
-    last_on: list[int] = [0, 0]
+    #: And whether that child head's states went to another, renamed (then no pair plan:
+    #: its checks and its shortcut read the renamed head's pins, review X).
+    last_on: list[int] = [0, 0, 0]
 
     def transition(
         parent: _Head, anys: int, avail: int,
@@ -736,12 +738,15 @@ def evaluate_shapes(
             kept = free_draw and drawn in head.where
             f, g = _build(released, -1 if free_draw else parent.where[drawn],
                           head.where[drawn] if kept else -1, len(parent.pins), pack)
+            renamed = 0
             if renames:
+                actual = cid
                 cid = canonical(cid, new_heads, new_ids, avail - extra)
+                renamed = int(cid != actual)
             group = new.get((cid, anys + extra))
             if group is None:
                 group = new[cid, anys + extra] = {}
-            last_on[0], last_on[1] = cid, anys + extra
+            last_on[0], last_on[1], last_on[2] = cid, anys + extra, renamed
             return _ON, group, f, g
         if t is _Done:
             return _DONE, None, child.value, None  # type: ignore[attr-defined]
@@ -771,19 +776,21 @@ def evaluate_shapes(
         avail = left - 1
         early = middle.early
 
-        def move(at: int, drawn: int) -> tuple[tuple[int, Any, Any, Any], int, int]:
+        def move(at: int, drawn: int) -> tuple[tuple[int, Any, Any, Any], int, int, int]:
             """``middle``'s move at row ``at`` (made once, and kept for its next draw),
-            with its child head and pending discards when it goes on."""
+            with its child head, pending discards and whether that head was renamed, when
+            it goes on."""
             made = early.get(at)
             if made is None:
                 made = early[at] = (
-                    transition(middle, 0, avail, into, into_heads, into_ids, drawn), last_on[0], last_on[1]
+                    transition(middle, 0, avail, into, into_heads, into_ids, drawn), last_on[0], last_on[1],
+                    last_on[2],
                 )
             return made
 
         try:
-            second, cid, anys = move(len(middle.pins), middle.first_free)
-            if second[0] != _ON or anys:
+            second, cid, anys, renamed = move(len(middle.pins), middle.first_free)
+            if second[0] != _ON or anys or renamed:
                 return None
             final = into_heads[cid]
             if x in final.where or middle.first_free in final.where:
@@ -844,11 +851,12 @@ def evaluate_shapes(
                 p = len(parent.pins)
                 # The transition of each pinned card (by position), then the free one's.
                 row: list[tuple[int, Any, Any, Any] | None] = [None] * (p + 1)
-                child_of: dict[int, tuple[int, int]] = {}  # row -> its _ON move's (child head, discards)
+                # row -> its _ON move's (child head, discards, whether the head was renamed)
+                child_of: dict[int, tuple[int, int, int]] = {}
                 if parent.early and not anys:
-                    for at, (early, cid, discards) in parent.early.items():
+                    for at, (early, cid, discards, renamed) in parent.early.items():
                         row[at] = early  # made by a pair plan a draw ago, for this draw
-                        child_of[at] = (cid, discards)
+                        child_of[at] = (cid, discards, renamed)
                 # The pair plan of the free draws: None not looked at yet, False none (nor
                 # where the pair's second card would be past max_draws).
                 pair: _Pair | bool | None = (
@@ -860,11 +868,11 @@ def evaluate_shapes(
                     # state is drawn by the pair plan in one call.
                     if row[p] is None and any(shape & low for shape in states):
                         row[p] = transition(parent, 0, left, new, new_heads, new_ids, parent.first_free)
-                        child_of[p] = (last_on[0], last_on[1])
+                        child_of[p] = (last_on[0], last_on[1], last_on[2])
                     move = row[p]
                     if move is not None:
-                        then_id, discards = child_of[p]
-                        made = move[0] == _ON and pair_plan(
+                        then_id, discards, renamed = child_of[p]
+                        made = move[0] == _ON and not renamed and pair_plan(
                             parent, move, then_id, discards, new_heads, left, ahead
                         )
                         pair = made or False
@@ -916,10 +924,10 @@ def evaluate_shapes(
                         move = row[p] = transition(
                             parent, anys, left - anys, new, new_heads, new_ids, parent.first_free
                         )
-                        child_of[p] = (last_on[0], last_on[1])
+                        child_of[p] = (last_on[0], last_on[1], last_on[2])
                     if pair is None:
-                        then_id, discards = child_of[p]
-                        made = move[0] == _ON and pair_plan(
+                        then_id, discards, renamed = child_of[p]
+                        made = move[0] == _ON and not renamed and pair_plan(
                             parent, move, then_id, discards, new_heads, left, ahead
                         )
                         pair = made or False
