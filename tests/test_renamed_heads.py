@@ -20,6 +20,7 @@ from eager import routes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import brute_force
+from test_symmetry import LongestRun
 
 from drawdsl import Cards, chances, done, explain, fail, loop, shapes, standard_deck
 from drawdsl.order_blind import MODELLED
@@ -27,19 +28,6 @@ from drawdsl.renaming_blind import _CLASS, _OPT, _PLAIN, blind_loop, rename_stat
 from drawdsl.shapes import Unshaped, evaluate_shapes
 
 needs_model = pytest.mark.skipif(not MODELLED, reason="the bytecode proofs model Python 3.11 only")
-
-
-class LongestRun:
-    """Draw ``n`` cards; finish with the longest run of one suit."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-    def __call__(self, state: tuple[int, Any, int, int], suit: Any) -> Any:
-        drawn, last, run, best = state
-        run = run + 1 if suit == last else 1
-        best = max(best, run)
-        return done(best) if drawn + 1 == self.n else (drawn + 1, suit, run, best)
 
 
 def _kind(spec: Any) -> Any:
