@@ -996,28 +996,32 @@ def unordered_sets(frame: types.FrameType, given: tuple[Any, ...]) -> frozenset[
     items alone (:mod:`drawdsl.frames`): its code's proof holds now (``given``: what it
     was handed), so a set made there is never iterated, and its order never seen.
 
-    The last answer is kept for the same code, globals, builtins and ``given`` (the
-    same objects) until :func:`forget_sets`, which each exact evaluation calls first:
-    within one, a generator's globals are taken to stay as they are (as its replays do).
+    Whether its globals and ``given`` reach no frame is kept for the same code, globals,
+    builtins and ``given`` (the same objects) until :func:`forget_sets`, which each exact
+    evaluation and witness search calls first (within one, the spec's globals stay as
+    they are: a spec has no side effects); the names its proof calls are looked up again
+    each time (a side effect rebinding ``len`` is still seen, review Y).
     """
     code, module, builtin = frame.f_code, frame.f_globals, frame.f_builtins
     last = _SETS_LAST[0]
     if last[0] is code and last[1] is given and last[2] is module and last[3] is builtin:
-        return last[4]
-    found: frozenset[str] = frozenset()
-    proof = renaming_blind(code)
-    if proof is not None and proof.sets and _holds_now(code, proof, module, builtin, given):
-        found = proof.sets
-    _SETS_LAST[0] = (code, given, module, builtin, found)
-    return found
+        proof = last[4]
+    else:
+        proof = renaming_blind(code)
+        if proof is not None and (not proof.sets or not reaches_no_frame(code, module, builtin, given)):
+            proof = None
+        _SETS_LAST[0] = (code, given, module, builtin, proof)
+    if proof is None or not names_mean(module, builtin, proof.called, _meanings()):
+        return frozenset()
+    return proof.sets
 
 
-_SETS_LAST: list[tuple[Any, Any, Any, Any, frozenset[str]]] = [(None, None, None, None, frozenset())]
+_SETS_LAST: list[tuple[Any, Any, Any, Any, Proof | None]] = [(None, None, None, None, None)]
 
 
 def forget_sets() -> None:
     """Forget :func:`unordered_sets`'s last answer (a global rebound since is looked at again)."""
-    _SETS_LAST[0] = (None, None, None, None, frozenset())
+    _SETS_LAST[0] = (None, None, None, None, None)
 
 
 def classes_told_apart(values: list[Any]) -> bool:

@@ -412,7 +412,7 @@ def test_frames_review_w(make: Any) -> None:
 _SET_KEEPING = """
 def hand():
     seen = set()
-    for _ in range(3):
+    for _ in range(LIMIT):
         card = yield draw()
         seen.add(card)
     return len(seen)
@@ -422,15 +422,17 @@ def hand():
 @pytest.mark.skipif(not FRAME_KEYS, reason="frame keys are off on this interpreter")
 def test_a_sets_verdict_is_looked_at_again_by_each_evaluation() -> None:
     """Whether a generator's set may be keyed by its items (its code never iterates it,
-    and the names it calls mean what they meant) is kept from one frame key to the next
-    within an evaluation, and looked at again by the next one: ``len`` rebound in
-    between is seen."""
+    and nothing it reaches reads a frame) is kept from one frame key to the next within
+    an evaluation, and looked at again by the next one: a global rebound in between to
+    a frame reader is seen.  The names its proof calls are looked up every time."""
+    import sys
+
     from drawdsl.renaming_blind import MODELLED as modelled
     from drawdsl.renaming_blind import unordered_sets
 
     if not modelled:
         pytest.skip("the bytecode proofs model Python 3.11 only")
-    namespace: dict[str, Any] = {"draw": draw}
+    namespace: dict[str, Any] = {"draw": draw, "LIMIT": 3}
     exec(_SET_KEEPING, namespace)
     spec = generate(namespace["hand"])()
     deck = Cards([1, 2, 3, 3])
@@ -440,7 +442,34 @@ def test_a_sets_verdict_is_looked_at_again_by_each_evaluation() -> None:
     gen.send(1)
     frame, given = gen.gi_frame, spec._given()
     assert unordered_sets(frame, given) == {"seen"}
-    namespace["len"] = lambda found: -1  # len rebound: no proof now
+    namespace["LIMIT"] = sys._getframe  # within reach now: a frame reader
     assert unordered_sets(frame, given) == {"seen"}  # (kept: the same evaluation, so to speak)
-    assert chances(spec, deck) == brute_force(spec, deck)  # an evaluation looks again
+    chances(done(0), deck)  # an evaluation looks again
     assert unordered_sets(frame, given) == frozenset()
+    namespace["LIMIT"] = 3
+    chances(done(0), deck)
+    assert unordered_sets(frame, given) == {"seen"}
+    namespace["len"] = lambda found: -1  # a name the proof calls, rebound: seen at once
+    assert unordered_sets(frame, given) == frozenset()
+
+
+def test_a_side_effect_rebinding_len_mid_evaluation_is_seen() -> None:
+    """Review Y: a loop step rebinds a generator's ``len`` to a function reading its set's
+    order, during the evaluation (a side effect, outside the contract): the generator's
+    sets are not merged by their items from then on, as without merging."""
+    namespace: dict[str, Any] = {"draw": draw, "LIMIT": 3}
+    exec(_SET_KEEPING, namespace)
+    hand = generate(namespace["hand"])
+
+    def first(found: Any) -> Any:
+        return next(iter(found))
+
+    def step(state: Any, card: Any) -> Any:
+        namespace["len"] = first
+        return done(("rebound", card))
+
+    spec = draw().bind(lambda card: hand() if card != 1 else loop(0, step))
+    deck = Cards([0, 8, 1, 5, 16])  # 0, 8 and 16 collide in a set's table: insertion order shows
+    merged = chances(spec, deck)
+    namespace.pop("len", None)
+    assert merged == chances(spec, deck, merge=False)
