@@ -452,9 +452,9 @@ def _evaluate(
     probe: bool = False,
 ) -> Distribution[Any]:
     """Dispatch: a deck with merging takes the fast path, the rest the general one."""
-    forget_sets()  # (a global rebound since the last evaluation is looked at again)
     if deck is not None and merge:
         return _evaluate_probed(spec, deck, max_states, max_draws, lump, symmetric, report, probe)
+    forget_sets()  # (a global rebound since the last evaluation is looked at again)
     return _evaluate_general(spec, deck, weighted, merge, max_states, max_draws, report)
 
 

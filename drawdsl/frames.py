@@ -190,8 +190,6 @@ def _dead_after(code: types.CodeType, lasti: int) -> frozenset[str]:
 
 
 _DEAD_CACHE: dict[tuple[types.CodeType, int], frozenset[str]] = {}
-#: Each code's local names when it has no cells nor free variables (else empty), made once.
-_NAMES: dict[types.CodeType, frozenset[str]] = {}
 #: Each code's key part (compared by identity), made once; by id, the code kept alive
 #: meanwhile (two code objects can be equal).
 _SAME: dict[int, _Same] = {}
@@ -239,7 +237,10 @@ _LOCALS_READERS = frozenset({
     "getouterframes", "getinnerframes", "getframeinfo", "walk_stack", "walk_tb", "settrace", "setprofile",
     "get_referrers", "get_referents", "get_objects",
 })
-_OWN_FRAME: dict[types.CodeType, bool] = {}
+#: Per code, made once: whether it names a way to its own frame's locals
+#: (:func:`_reads_own_frame`), and its local names when it has no cells nor free
+#: variables (else empty).
+_CODE_FACTS: dict[types.CodeType, tuple[bool, frozenset[str]]] = {}
 
 
 def _reads_own_frame(code: types.CodeType) -> bool:
@@ -344,9 +345,12 @@ def frame_key(gen: Any, given: tuple[Any, ...] = ()) -> Any:
     if frame is None:
         return None
     code = frame.f_code
-    reads = _OWN_FRAME.get(code)
-    if reads is None:
-        reads = _OWN_FRAME[code] = _reads_own_frame(code)
+    facts = _CODE_FACTS.get(code)
+    if facts is None:
+        no_cells = not code.co_cellvars and not code.co_freevars
+        local_names = frozenset(code.co_varnames) if no_cells else frozenset()
+        facts = _CODE_FACTS[code] = (_reads_own_frame(code), local_names)
+    reads, names = facts
     if reads:
         # Reading f_locals refreshes the dict locals() handed the code (CPython 3.11 and
         # 3.12): a generator holding it would see the evaluator's reading (review W).
@@ -364,9 +368,6 @@ def frame_key(gen: Any, given: tuple[Any, ...] = ()) -> Any:
     varnames = code.co_varnames
     # Every local bound and nothing else (no cells nor free variables, whose names f_locals
     # also holds, nor a name written into f_locals: review W): the names as they are.
-    names = _NAMES.get(code)
-    if names is None:
-        names = _NAMES[code] = frozenset(varnames) if not cells and not code.co_freevars else frozenset()
     bound = varnames if names and type(local_values) is dict and local_values.keys() == names else \
         tuple([name for name in varnames if name in local_values])
     name_, qualname = gen.__name__, gen.__qualname__
