@@ -16,7 +16,7 @@ __all__ = ["Answer", "Impl", "Case", "CASES"]
 #: A canonical answer: an exact probability, a distribution (``"never"`` for failure), or a float.
 Answer = Fraction | float | dict[str, Fraction]
 
-Kind = Literal["ordered", "unordered", "stateful", "reference", ""]
+Kind = Literal["ordered", "unordered", "stateful", "reference", "formula", ""]
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,8 @@ class Impl:
     """One way to answer a case.
 
     ``kind`` says how a peer asks the question (ordered draws, an unordered deal, a
-    stateful process, or a hand-written reference); the targets use it.
+    stateful process, a hand-written reference, or a hand-written closed form that
+    counts without visiting any state); the targets use it.
     ``unavailable`` is the reason a peer cannot ask it (the row then reads "n/a").
     ``slow`` formulations are skipped by ``--quick``; ``target=False`` keeps an
     informative formulation out of the targets.  ``warmup`` ("module:function") runs
@@ -76,6 +77,11 @@ def _lea(key: str, label: str, func: str, kind: Kind, *, slow: bool = False) -> 
 
 def _reference(key: str, label: str, func: str) -> Impl:
     return Impl(key, label, func, "reference", ("bench.reference",), "reference")
+
+
+def _formula(key: str, label: str, func: str) -> Impl:
+    """A hand-written closed form: the strongest method where one exists, but no state evaluation."""
+    return Impl(key, label, func, "reference", ("bench.reference",), "formula")
 
 
 _N = 2_598_960
@@ -175,6 +181,10 @@ CASES: tuple[Case, ...] = (
                   "bench.ours:war_sweep"),
         ),
         peers=(
+            _formula("war.formula", "inclusion-exclusion over the tied turns (closed form)",
+                       "bench.reference:war_formula_13x4"),
+            _reference("war.packed", "forward pass over counts of counts packed in one integer",
+                       "bench.reference:war_packed_13x4"),
             _reference("war.counts", "forward pass over counts of counts, integer path counts",
                        "bench.reference:war_13x4"),
         ),
@@ -186,6 +196,10 @@ CASES: tuple[Case, ...] = (
             _ours("war26x4.ours", "`games.war.sweep_probability(26, 4)`", "bench.ours:war_sweep_26x4"),
         ),
         peers=(
+            _formula("war26x4.formula", "inclusion-exclusion over the tied turns (closed form)",
+                       "bench.reference:war_formula_26x4"),
+            _reference("war26x4.packed", "forward pass over counts of counts packed in one integer",
+                       "bench.reference:war_packed_26x4"),
             _reference("war26x4.counts", "forward pass over counts of counts, integer path counts",
                        "bench.reference:war_26x4"),
         ),
@@ -197,6 +211,10 @@ CASES: tuple[Case, ...] = (
             _ours("war13x8.ours", "`games.war.sweep_probability(13, 8)`", "bench.ours:war_sweep_13x8"),
         ),
         peers=(
+            _formula("war13x8.formula", "inclusion-exclusion over the tied turns (closed form)",
+                       "bench.reference:war_formula_13x8"),
+            _reference("war13x8.packed", "forward pass over counts of counts packed in one integer",
+                       "bench.reference:war_packed_13x8"),
             _reference("war13x8.counts", "forward pass over counts of counts, integer path counts",
                        "bench.reference:war_13x8"),
         ),
@@ -209,6 +227,10 @@ CASES: tuple[Case, ...] = (
                   "bench.ours:no_adjacent_rank"),
         ),
         peers=(
+            _formula("noadj.formula", "inclusion-exclusion over blocks of equal neighbours (closed form)",
+                       "bench.reference:no_adjacent_formula_13x4"),
+            _reference("noadj.packed", "forward pass over (packed counts of counts, the last rank's count)",
+                       "bench.reference:no_adjacent_packed_13x4"),
             _reference("noadj.counts", "memoized recursion over counts of counts and the last rank's count",
                        "bench.reference:no_adjacent_13x4"),
         ),
@@ -221,7 +243,7 @@ CASES: tuple[Case, ...] = (
                   "bench.ours:shared_rank_13"),
         ),
         peers=(
-            _reference("shared13.product", "product formula in Fractions", "bench.reference:shared_rank_13"),
+            _formula("shared13.product", "product formula in Fractions", "bench.reference:shared_rank_13"),
         ),
     ),
     Case(
@@ -231,7 +253,7 @@ CASES: tuple[Case, ...] = (
             _ours("shared52.ours", "the same loop on 52 ranks x 4", "bench.ours:shared_rank_52"),
         ),
         peers=(
-            _reference("shared52.product", "product formula in Fractions", "bench.reference:shared_rank_52"),
+            _formula("shared52.product", "product formula in Fractions", "bench.reference:shared_rank_52"),
         ),
     ),
     Case(

@@ -4,7 +4,12 @@
 * :func:`rbr_recursion`: a memoized recursion over (reds left, blacks left, automaton state).
 * :func:`war_sweep_abstract_deck`: Norvig's "abstract deck" for War, in floats.
 * :func:`war_sweep_counts_of_counts`: War exactly, a forward pass over counts of counts.
+* :func:`war_sweep_packed`: the same pass with each counts of counts packed into one integer.
+* :func:`war_sweep_inclusion_exclusion`: War exactly in closed form, by inclusion-exclusion
+  over the tied turns.
 * :func:`no_adjacent_rank_counts_of_counts`: no equal neighbours, memoized over counts of counts.
+* :func:`no_adjacent_rank_packed`: the same as a forward pass over packed counts of counts.
+* :func:`no_adjacent_rank_inclusion_exclusion`: no equal neighbours in closed form.
 * :func:`shared_rank_product`: cards until a rank repeats, a product formula.
 * :func:`longest_suit_run_forward`: the longest same-suit run, a forward pass over sorted counts.
 
@@ -28,7 +33,11 @@ __all__ = [
     "rbr_recursion",
     "war_sweep_abstract_deck",
     "war_sweep_counts_of_counts",
+    "war_sweep_packed",
+    "war_sweep_inclusion_exclusion",
     "no_adjacent_rank_counts_of_counts",
+    "no_adjacent_rank_packed",
+    "no_adjacent_rank_inclusion_exclusion",
     "shared_rank_product",
     "longest_suit_run_forward",
 ]
@@ -190,6 +199,95 @@ def war_sweep_counts_of_counts(ranks: int = 13, suits: int = 4) -> Fraction:
     return Fraction(tie_free, math.factorial(n) * 2**turns)
 
 
+def _packing(ranks: int, suits: int) -> tuple[int, int, list[int]]:
+    """Counts of counts in one integer: ``(width, mask, unit)``, the slot of count ``k``
+    (``k = 1..suits``) at bits ``width (k - 1)``; ``unit[k]`` is one rank with ``k``
+    cards left (``unit[0] = 0``: a rank with none is not kept)."""
+    width = ranks.bit_length() + 1  # no slot holds more than `ranks`
+    return width, (1 << width) - 1, [0] + [1 << (width * (k - 1)) for k in range(1, suits + 1)]
+
+
+def war_sweep_packed(ranks: int = 13, suits: int = 4) -> Fraction:
+    """:func:`war_sweep_counts_of_counts` with each counts of counts packed into one
+    integer (a slot of bits per count), so that a turn's child is one addition of a
+    precomputed difference and the dictionary keys are integers.
+
+    >>> war_sweep_packed(2, 2) == war_sweep_counts_of_counts(2, 2) == Fraction(1, 6)
+    True
+    """
+    n = ranks * suits
+    turns = n // 2
+    width, mask, unit = _packing(ranks, suits)
+    # delta[i][j]: one rank of count i and one of count j each lose a card
+    delta = [[unit[i - 1] - unit[i] + unit[j - 1] - unit[j] if i and j else 0 for j in range(suits + 1)]
+             for i in range(suits + 1)]
+    layer = {ranks * unit[suits]: 1}
+    for _ in range(turns):
+        nxt: dict[int, int] = {}
+        get = nxt.get
+        for shape, ways in layer.items():
+            present = []  # (k, ranks with k cards left)
+            rest, k = shape, 1
+            while rest:
+                m = rest & mask
+                if m:
+                    present.append((k, m))
+                rest >>= width
+                k += 1
+            for x, (i, mi) in enumerate(present):
+                moves = delta[i]
+                if mi > 1:  # two ranks of the same count, in either order
+                    key = shape + moves[i]
+                    nxt[key] = get(key, 0) + ways * i * i * mi * (mi - 1)
+                both = 2 * i * mi * ways  # both orders of a pair of different counts
+                for j, mj in present[x + 1:]:
+                    key = shape + moves[j]
+                    nxt[key] = get(key, 0) + both * j * mj
+        layer = nxt
+    return Fraction(sum(layer.values()), math.factorial(n) * 2**turns)
+
+
+def _pairings(suits: int) -> list[int]:
+    """Entry ``m``: the ways to take ``m`` disjoint ordered pairs from ``suits`` cards of one rank."""
+    return [math.factorial(suits) // (math.factorial(suits - 2 * m) * math.factorial(m))
+            for m in range(suits // 2 + 1)]
+
+
+def war_sweep_inclusion_exclusion(ranks: int = 13, suits: int = 4) -> Fraction:
+    """P(A wins every turn of War) in closed form, by inclusion-exclusion over the tied turns.
+
+    The orders of the ``n`` cards with ``k`` chosen turns tied number ``perm(turns, k)
+    c_k (n - 2k)!``, where ``c_k`` is the coefficient of ``x^k`` in ``p(x)^ranks`` and
+    ``p`` counts the ways to take disjoint ordered same-rank pairs from one rank
+    (:func:`_pairings`); the alternating sum over ``k`` is the tie-free orders, and,
+    as in :func:`war_sweep_counts_of_counts`, one in ``2^turns`` of them is A's sweep.
+
+    >>> war_sweep_inclusion_exclusion(13, 4) == war_sweep_counts_of_counts(13, 4)
+    True
+    """
+    n = ranks * suits
+    turns = n // 2
+    per_rank = _pairings(suits)
+    poly = [1]
+    for _ in range(ranks):
+        poly = _times(poly, per_rank)
+    tie_free = 0
+    for k, c in enumerate(poly[: turns + 1]):
+        term = math.perm(turns, k) * c * math.factorial(n - 2 * k)
+        tie_free += -term if k & 1 else term
+    return Fraction(tie_free, math.factorial(n) * 2**turns)
+
+
+def _times(a: list[int], b: list[int]) -> list[int]:
+    """The product of two integer polynomials (coefficient lists, lowest first)."""
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return out
+
+
 def no_adjacent_rank_counts_of_counts(ranks: int = 13, suits: int = 4) -> Fraction:
     """P(no two neighbouring cards share a rank) in a shuffled deck: a memoized recursion.
 
@@ -216,6 +314,56 @@ def no_adjacent_rank_counts_of_counts(ranks: int = 13, suits: int = 4) -> Fracti
 
     n = ranks * suits
     return Fraction(arrangements(_shape([suits] * ranks, suits), 0), math.factorial(n))
+
+
+def no_adjacent_rank_packed(ranks: int = 13, suits: int = 4) -> Fraction:
+    """:func:`no_adjacent_rank_counts_of_counts` as a forward pass: the state is the
+    counts of counts packed into one integer (as in :func:`war_sweep_packed`) and the
+    number of cards left of the rank just played, with integer numbers of orders.
+
+    >>> no_adjacent_rank_packed(2, 2)
+    Fraction(1, 3)
+    """
+    width, mask, unit = _packing(ranks, suits)
+    move = [unit[k - 1] - unit[k] if k else 0 for k in range(suits + 1)]
+    layer = {(ranks * unit[suits], 0): 1}
+    for _ in range(ranks * suits):
+        nxt: dict[tuple[int, int], int] = {}
+        get = nxt.get
+        for (shape, last), ways in layer.items():
+            rest, k = shape, 1
+            while rest:
+                m = (rest & mask) - (k == last)  # not the rank just played
+                if m > 0:
+                    key = (shape + move[k], k - 1)
+                    nxt[key] = get(key, 0) + ways * k * m
+                rest >>= width
+                k += 1
+        layer = nxt
+    return Fraction(sum(layer.values()), math.factorial(ranks * suits))
+
+
+def no_adjacent_rank_inclusion_exclusion(ranks: int = 13, suits: int = 4) -> Fraction:
+    """P(no two neighbouring cards share a rank) in closed form, by inclusion-exclusion.
+
+    Glue each rank's ``suits`` cards into ``j`` blocks of neighbours (``C(suits - 1,
+    j - 1)`` ways to cut, ``suits!`` orders) with the sign ``(-1)^(suits - j)``; the
+    blocks of all ranks are then ordered freely, ``J!`` for ``J`` blocks in all, and
+    the alternating sum counts the orders with no equal neighbours.  Per rank that is the
+    polynomial ``g(x) = sum_j (-1)^(suits - j) C(suits - 1, j - 1) suits!/j! x^j`` (the
+    blocks' own order divided out), and the count is ``sum_J [x^J] g(x)^ranks J!``.
+
+    >>> no_adjacent_rank_inclusion_exclusion(13, 4) == no_adjacent_rank_counts_of_counts(13, 4)
+    True
+    """
+    s = suits
+    per_rank = [0] + [(-1) ** (s - j) * math.comb(s - 1, j - 1) * (math.factorial(s) // math.factorial(j))
+                      for j in range(1, s + 1)]
+    poly = [1]
+    for _ in range(ranks):
+        poly = _times(poly, per_rank)
+    good = sum(c * math.factorial(blocks) for blocks, c in enumerate(poly) if c)
+    return Fraction(good, math.factorial(ranks * suits))
 
 
 def shared_rank_product(ranks: int = 13, suits: int = 4) -> dict[str, Fraction]:
@@ -288,8 +436,40 @@ def war_13x8() -> Fraction:
     return war_sweep_counts_of_counts(13, 8)
 
 
+def war_packed_13x4() -> Fraction:
+    return war_sweep_packed(13, 4)
+
+
+def war_packed_26x4() -> Fraction:
+    return war_sweep_packed(26, 4)
+
+
+def war_packed_13x8() -> Fraction:
+    return war_sweep_packed(13, 8)
+
+
+def war_formula_13x4() -> Fraction:
+    return war_sweep_inclusion_exclusion(13, 4)
+
+
+def war_formula_26x4() -> Fraction:
+    return war_sweep_inclusion_exclusion(26, 4)
+
+
+def war_formula_13x8() -> Fraction:
+    return war_sweep_inclusion_exclusion(13, 8)
+
+
 def no_adjacent_13x4() -> Fraction:
     return no_adjacent_rank_counts_of_counts(13, 4)
+
+
+def no_adjacent_packed_13x4() -> Fraction:
+    return no_adjacent_rank_packed(13, 4)
+
+
+def no_adjacent_formula_13x4() -> Fraction:
+    return no_adjacent_rank_inclusion_exclusion(13, 4)
 
 
 def shared_rank_13() -> dict[str, Fraction]:

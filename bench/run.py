@@ -391,12 +391,15 @@ def _check(name: str, rows: list[Row], limit: float, *, strict: bool = False) ->
     return Target(name, met, "; ".join(parts) or "no rows")
 
 
-def strongest(case: Case, results: dict[str, Measurement]) -> Impl | None:
-    """The case's fastest peer among those that answered, and answered like ours."""
+def strongest(case: Case, results: dict[str, Measurement], *, states_only: bool = False) -> Impl | None:
+    """The case's fastest peer among those that answered, and answered like ours
+    (``states_only``: leaving out the closed forms)."""
     best: Impl | None = None
     ours_answers = [results[o.key].answer for o in case.ours if o.target and o.key in results]
     ours_answers = [a for a in ours_answers if a is not None]
     for peer in case.peers:
+        if states_only and peer.kind == "formula":
+            continue
         m = results.get(peer.key)
         if m is None or m.best is None or m.answer is None:
             continue
@@ -407,16 +410,29 @@ def strongest(case: Case, results: dict[str, Measurement]) -> Impl | None:
     return best
 
 
-def targets(rows: list[Row], strongest_peers: dict[str, str] | None = None) -> list[Target]:
-    """One target: ours faster than the strongest peer on every question."""
+def targets(
+    rows: list[Row], strongest_peers: dict[str, str] | None = None,
+    strongest_state_peers: dict[str, str] | None = None,
+) -> list[Target]:
+    """The target, ours faster than the strongest peer on every question; and, where a
+    closed form is the strongest, the same against the strongest peer that evaluates
+    states (an engine against an engine: what a faster evaluator can still change)."""
     strongest_peers = strongest_peers or {}
     chosen = [r for r in rows if r.case in strongest_peers and r.peer_key == strongest_peers[r.case]]
     chosen += [r for r in rows if r.case not in strongest_peers and r.ours_key]
     chosen.sort(key=lambda r: r.number)
-    return [
+    found = [
         _check("faster than the strongest peer on every question (ours/strongest peer < 1)", chosen, 1.0,
                strict=True),
     ]
+    states = strongest_state_peers or {}
+    formula_cases = {r.case for r in rows if r.peer_kind == "formula"}
+    by_states = [r for r in rows if r.case in formula_cases and r.peer_key == states.get(r.case)]
+    if by_states:
+        found.append(_check(
+            "where a closed form is the strongest peer: faster than the strongest state-by-state peer "
+            "(ours/that peer < 1)", sorted(by_states, key=lambda r: r.number), 1.0, strict=True))
+    return found
 
 
 def targets_text(found: list[Target], rows: list[Row]) -> str:
@@ -517,7 +533,12 @@ def main(argv: list[str] | None = None) -> int:
     if notes:
         print("\n".join(notes))
         print()
-    found = targets(rows, strongest_peers)
+    strongest_state_peers = {}
+    for case in cases:
+        peer = strongest(case, results, states_only=True)
+        if peer is not None:
+            strongest_state_peers[case.key] = peer.key
+    found = targets(rows, strongest_peers, strongest_state_peers)
     print(targets_text(found, rows))
 
     points = []

@@ -8,6 +8,7 @@ ours at full size in every run.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
@@ -15,8 +16,12 @@ import pytest
 from bench.reference import (
     longest_suit_run_forward,
     no_adjacent_rank_counts_of_counts,
+    no_adjacent_rank_inclusion_exclusion,
+    no_adjacent_rank_packed,
     shared_rank_product,
     war_sweep_counts_of_counts,
+    war_sweep_inclusion_exclusion,
+    war_sweep_packed,
 )
 from games.war import sweep_probability
 
@@ -43,22 +48,43 @@ def deals(ranks: int, suits: int) -> list[tuple[int, ...]]:
     return found
 
 
+WAR_METHODS = [war_sweep_counts_of_counts, war_sweep_packed, war_sweep_inclusion_exclusion]
+NO_ADJACENT_METHODS = [
+    no_adjacent_rank_counts_of_counts, no_adjacent_rank_packed, no_adjacent_rank_inclusion_exclusion,
+]
+
+
+@pytest.mark.parametrize("method", WAR_METHODS)
 @pytest.mark.parametrize(("ranks", "suits"), [d for d in DECKS if d[0] * d[1] % 2 == 0])
-def test_war_sweep_counts_of_counts(ranks: int, suits: int) -> None:
+def test_war_sweep(method: Callable[[int, int], Fraction], ranks: int, suits: int) -> None:
     every = deals(ranks, suits)
     wins = sum(all(d[2 * t] > d[2 * t + 1] for t in range(len(d) // 2)) for d in every)
-    assert war_sweep_counts_of_counts(ranks, suits) == Fraction(wins, len(every))
+    assert method(ranks, suits) == Fraction(wins, len(every))
 
 
-def test_war_sweep_counts_of_counts_agrees_with_the_game_module() -> None:
-    assert war_sweep_counts_of_counts(13, 4) == sweep_probability(13, 4)
+def test_war_sweep_methods_agree_with_the_game_module() -> None:
+    assert {method(13, 4) for method in WAR_METHODS} == {sweep_probability(13, 4)}
 
 
-@pytest.mark.parametrize(("ranks", "suits"), DECKS)
-def test_no_adjacent_rank(ranks: int, suits: int) -> None:
+@pytest.mark.parametrize(("ranks", "suits"), [(26, 4), (13, 8), (7, 6), (1, 2), (9, 2)])
+def test_war_sweep_methods_agree_at_size(ranks: int, suits: int) -> None:
+    answers = {method(ranks, suits) for method in WAR_METHODS}
+    assert len(answers) == 1
+    assert answers != {Fraction(0)} or ranks == 1  # one rank: every turn ties
+
+
+@pytest.mark.parametrize("method", NO_ADJACENT_METHODS)
+@pytest.mark.parametrize(("ranks", "suits"), [*DECKS, (4, 1), (1, 1), (1, 2)])
+def test_no_adjacent_rank(method: Callable[[int, int], Fraction], ranks: int, suits: int) -> None:
     every = deals(ranks, suits)
     good = sum(all(a != b for a, b in itertools.pairwise(d)) for d in every)
-    assert no_adjacent_rank_counts_of_counts(ranks, suits) == Fraction(good, len(every))
+    assert method(ranks, suits) == Fraction(good, len(every))
+
+
+@pytest.mark.parametrize(("ranks", "suits"), [(13, 4), (8, 5), (20, 3)])
+def test_no_adjacent_methods_agree_at_size(ranks: int, suits: int) -> None:
+    answers = {method(ranks, suits) for method in NO_ADJACENT_METHODS}
+    assert len(answers) == 1 and answers != {Fraction(0)}
 
 
 @pytest.mark.parametrize(("ranks", "suits"), DECKS)
