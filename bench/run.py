@@ -565,7 +565,7 @@ def main(argv: list[str] | None = None) -> int:
                 {"ranks": p.ranks, "suits": p.suits, "series": p.series,
                  **{side: ({**asdict(m), "answer": encode(m.answer) if m.answer is not None else None}
                            if m is not None else None)
-                    for side, m in (("ours", p.ours), ("reference", p.reference))}}
+                    for side, m in (("ours", p.ours), ("reference", p.reference), ("formula", p.formula))}}
                 for p in points
             ],
         }

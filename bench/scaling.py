@@ -1,4 +1,9 @@
-"""Scaling rows: the War sweep on bigger decks, ours beside the counts-of-counts reference.
+"""Scaling rows: the War sweep on bigger decks, ours beside two hand-written references.
+
+The reference is the strongest state-by-state method we know, a forward pass over
+counts of counts packed in one integer (:func:`bench.reference.war_sweep_packed`);
+the closed form (:func:`bench.reference.war_sweep_inclusion_exclusion`) is timed
+beside it, since it is the strongest method of all.
 
 Two series, r ranks x 4 suits (r = 13, 26, ..., 65) and 13 ranks x s suits
 (s = 6, 8, 10; s = 4 is the first point of the other series, odd s cannot be
@@ -30,8 +35,10 @@ class Point:
     suits: int
     ours: Measurement | None = None
     reference: Measurement | None = None
+    formula: Measurement | None = None
     skipped_ours: str = ""  # why the point was not run: "timeout" or "failed"
     skipped_reference: str = ""
+    skipped_formula: str = ""
 
 
 POINTS: tuple[tuple[str, int, int], ...] = (
@@ -46,8 +53,12 @@ def _impl(side: str, ranks: int, suits: int) -> Impl:
         return Impl(f"scaling.ours.{ranks}x{suits}", "ours", "bench.ours:war_sweep_sized", "drawdsl",
                     ("drawdsl", "games.war", "bench.ours"), warmup="bench.warmup:drawdsl_warmup",
                     args=(ranks, suits))
-    return Impl(f"scaling.reference.{ranks}x{suits}", "counts of counts",
-                "bench.reference:war_sweep_counts_of_counts", "reference", ("bench.reference",),
+    if side == "formula":
+        return Impl(f"scaling.formula.{ranks}x{suits}", "inclusion-exclusion",
+                    "bench.reference:war_sweep_inclusion_exclusion", "reference", ("bench.reference",),
+                    "formula", args=(ranks, suits))
+    return Impl(f"scaling.reference.{ranks}x{suits}", "packed counts of counts",
+                "bench.reference:war_sweep_packed", "reference", ("bench.reference",),
                 "reference", args=(ranks, suits))
 
 
@@ -58,7 +69,7 @@ def run_scaling(timeout: float) -> list[Point]:
     for series, ranks, suits in POINTS:
         point = Point(series, ranks, suits)
         _progress(f"scaling: War sweep {ranks} x {suits}")
-        for side in ("ours", "reference"):
+        for side in ("ours", "reference", "formula"):
             if (series, side) in given_up:
                 setattr(point, f"skipped_{side}", given_up[series, side])
                 continue
@@ -102,28 +113,32 @@ def _memory(m: Measurement | None) -> str:
     return m.memory_note or "—"
 
 
+def _ratio(p: Point, other: Measurement | None, skipped_other: str, timeout: float) -> str:
+    """ours / other at a point, or a bound when one side timed out."""
+    if p.ours and other and p.ours.best is not None and other.best is not None:
+        return f"{p.ours.best / other.best:.3g}"
+    if p.ours and p.ours.best is not None and (skipped_other == "timeout" or (other and other.timed_out)):
+        return f"< {p.ours.best / timeout:.3g}"
+    if other and other.best is not None and (p.skipped_ours == "timeout" or (p.ours and p.ours.timed_out)):
+        return f"> {timeout / other.best:.3g}"
+    return "—"
+
+
 def scaling_markdown(points: list[Point], timeout: float) -> str:
     header = ["deck", "cards", "ours time", "ours peak mem", "reference time", "reference peak mem",
-              "ours/reference", "same answer"]
+              "ours/reference", "closed form time", "ours/closed form", "same answer"]
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     for p in points:
-        ratio = "—"
-        if p.ours and p.reference and p.ours.best is not None and p.reference.best is not None:
-            ratio = f"{p.ours.best / p.reference.best:.3g}"
-        elif p.ours and p.ours.best is not None and (
-            p.skipped_reference == "timeout" or (p.reference and p.reference.timed_out)
-        ):
-            ratio = f"< {p.ours.best / timeout:.3g}"
-        elif p.reference and p.reference.best is not None and (
-            p.skipped_ours == "timeout" or (p.ours and p.ours.timed_out)
-        ):
-            ratio = f"> {timeout / p.reference.best:.3g}"
+        answers = [m.answer for m in (p.ours, p.reference, p.formula) if m and m.answer is not None]
         same = "—"
-        if p.ours and p.reference and p.ours.answer is not None and p.reference.answer is not None:
-            same = "yes" if _same(p.ours.answer, p.reference.answer, "exact") else "NO"
+        if len(answers) > 1:
+            same = "yes" if all(_same(answers[0], a, "exact") for a in answers[1:]) else "NO"
         lines.append("| " + " | ".join([
             f"{p.ranks} x {p.suits}", str(p.ranks * p.suits),
             _time(p.ours, p.skipped_ours, timeout), _memory(p.ours),
-            _time(p.reference, p.skipped_reference, timeout), _memory(p.reference), ratio, same,
+            _time(p.reference, p.skipped_reference, timeout), _memory(p.reference),
+            _ratio(p, p.reference, p.skipped_reference, timeout),
+            _time(p.formula, p.skipped_formula, timeout),
+            _ratio(p, p.formula, p.skipped_formula, timeout), same,
         ]) + " |")
     return "\n".join(lines)
