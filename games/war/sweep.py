@@ -12,6 +12,13 @@ compares cards for equality, so the evaluator's symmetry applies: ranks with equ
 remaining counts are interchangeable and the 52-card answer takes a fraction of a
 second (Norvig's "abstract deck", found by the evaluator).
 
+The same number has a closed form, which visits no state at all: inclusion-exclusion
+over the turns that tie (``bench.reference.war_sweep_inclusion_exclusion``, a
+polynomial power and ``turns + 1`` terms, about 30 times faster than this program on
+52 cards).  This module keeps the draw program, which is what the library is for; the
+tests check the two against each other on decks up to 40 x 2 and 13 x 6, and against
+every deal of small decks.
+
 >>> sweep_probability(ranks=3, suits=2)
 Fraction(1, 15)
 >>> round(1 / float(sweep_probability()))
