@@ -49,6 +49,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from bench.reference import conway_table
 from drawdsl import Spec, chances, play
 from games import penney
 from games.penney.cards import (
@@ -303,30 +304,6 @@ def matrix_power_race(patterns: tuple[str, ...], alphabet: str, power: int = 409
         matrix[n + k, n + k] = 1.0
     limit = np.linalg.matrix_power(matrix, power)
     return [float(limit[index[""], n + k]) for k in range(m)]
-
-
-def leading_number(x: str, y: str) -> int:
-    """Conway's leading number x:y on a fair coin: the sum of 2^k over the overlaps k."""
-    total = 0
-    for k in range(1, min(len(x), len(y)) + 1):
-        if x[-k:] == y[:k]:
-            total += 1 << k
-    return total
-
-
-def conway_table(words: list[str]) -> dict[tuple[str, str], Fraction]:
-    """P(b appears before a) for every ordered pair, by Conway's formula in Fractions, written
-    as its experts would: each leading number once (integers), one Fraction per ordered pair."""
-    lead = {(x, y): leading_number(x, y) for x in words for y in words}
-    out = {}
-    for a in words:
-        aa = lead[a, a]
-        for b in words:
-            if a != b:
-                x = lead[b, b] - lead[b, a]
-                y = aa - lead[a, b]
-                out[(a, b)] = Fraction(y, x + y)
-    return out
 
 
 def best_of(repeats: int, f: Callable[[], Any]) -> tuple[Any, float, float]:

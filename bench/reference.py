@@ -1,7 +1,11 @@
 """Reference methods written directly for one question each (no drawdsl, no peer library).
 
+* :func:`ace_within_formula`, :func:`flush_formula`, :func:`poker_formula`: the textbook
+  closed forms (binomial coefficients).
 * :func:`poker_brute_force`: every one of the 2,598,960 five-card hands.
 * :func:`rbr_recursion`: a memoized recursion over (reds left, blacks left, automaton state).
+* :func:`rbr_forward`: a forward pass over (reds turned, automaton state), integer counts.
+* :func:`conway_table`: Penney races on a coin by Conway's leading numbers (closed form).
 * :func:`war_sweep_abstract_deck`: Norvig's "abstract deck" for War, in floats.
 * :func:`war_sweep_counts_of_counts`: War exactly, a forward pass over counts of counts.
 * :func:`war_sweep_packed`: the same pass with each counts of counts packed into one integer.
@@ -29,8 +33,14 @@ from functools import cache
 from bench.peers import _category
 
 __all__ = [
+    "ace_within_formula",
+    "flush_formula",
+    "poker_formula",
     "poker_brute_force",
     "rbr_recursion",
+    "rbr_forward",
+    "leading_number",
+    "conway_table",
     "war_sweep_abstract_deck",
     "war_sweep_counts_of_counts",
     "war_sweep_packed",
@@ -41,6 +51,51 @@ __all__ = [
     "shared_rank_product",
     "longest_suit_run_forward",
 ]
+
+
+# --------------------------------------------------------------------------- 1-3. closed forms
+
+
+def ace_within_formula(aces: int = 4, others: int = 48, within: int = 3) -> Fraction:
+    """P(an ace among the first ``within`` cards): one minus the share of ace-free hands.
+
+    >>> ace_within_formula()
+    Fraction(1201, 5525)
+    """
+    return 1 - Fraction(math.comb(others, within), math.comb(aces + others, within))
+
+
+def flush_formula(suits: int = 4, per_suit: int = 13, hand: int = 5) -> Fraction:
+    """P(``hand`` cards all of one suit), straight flushes included.
+
+    >>> flush_formula()
+    Fraction(33, 16660)
+    """
+    return Fraction(suits * math.comb(per_suit, hand), math.comb(suits * per_suit, hand))
+
+
+def poker_formula() -> dict[str, Fraction]:
+    """The 10 categories of a 5-card hand from 52 cards, counted by the textbook formulas.
+
+    >>> poker_formula()["full house"] * math.comb(52, 5)
+    Fraction(3744, 1)
+    """
+    c = math.comb
+    straight_flushes = 10 * 4  # 10 runs of five ranks (ace low to ace high), 4 suits
+    counts = {
+        "royal flush": 4,
+        "straight flush": straight_flushes - 4,
+        "four of a kind": 13 * 48,
+        "full house": 13 * c(4, 3) * 12 * c(4, 2),
+        "flush": 4 * c(13, 5) - straight_flushes,
+        "straight": 10 * 4**5 - straight_flushes,
+        "three of a kind": 13 * c(4, 3) * c(12, 2) * 4**2,
+        "two pair": c(13, 2) * c(4, 2) ** 2 * 44,
+        "one pair": 13 * c(4, 2) * c(12, 3) * 4**3,
+        "high card": (c(13, 5) - 10) * (4**5 - 4),
+    }
+    total = c(52, 5)
+    return {category: Fraction(n, total) for category, n in counts.items()}
 
 
 # --------------------------------------------------------------------------- 3. poker, brute force
@@ -108,6 +163,76 @@ def rbr_recursion(reds: int = 26, blacks: int = 26) -> dict[str, Fraction]:
         return out
 
     return {("never" if k is None else str(k)): v for k, v in rest(reds, blacks, 0).items()}
+
+
+def rbr_forward(reds: int = 26, blacks: int = 26) -> dict[str, Fraction]:
+    """:func:`rbr_recursion` as a forward pass with integers, as a counting expert writes it.
+
+    A layer maps (reds turned, automaton state) to the number of colour sequences
+    reaching it without R B R; a sequence completing it at position ``t`` counts the
+    ``C(cards left, reds left)`` orders of the rest.  Every colour sequence is equally
+    likely, so each count is over ``C(reds + blacks, reds)``.
+
+    >>> rbr_forward(2, 1) == rbr_recursion(2, 1)
+    True
+    """
+    n = reds + blacks
+    total = math.comb(n, reds)
+    at: dict[str, int] = {}
+    layer = {(0, 0): 1}
+    for turned in range(n):
+        nxt: dict[tuple[int, int], int] = {}
+        for (r, matched), ways in layer.items():
+            for colour in "RB":
+                r2 = r + (colour == "R")
+                if r2 > reds or turned + 1 - r2 > blacks:
+                    continue
+                m = _RBR_NEXT[matched, colour]
+                if m == 3:
+                    key = str(turned + 1)
+                    at[key] = at.get(key, 0) + ways * math.comb(n - turned - 1, reds - r2)
+                else:
+                    nxt[r2, m] = nxt.get((r2, m), 0) + ways
+        layer = nxt
+    result = {position: Fraction(ways, total) for position, ways in at.items()}
+    result["never"] = Fraction(sum(layer.values()), total)
+    return result
+
+
+def leading_number(x: str, y: str) -> int:
+    """Conway's leading number x:y on a fair coin: the sum of 2^k over the overlaps k."""
+    total = 0
+    for k in range(1, min(len(x), len(y)) + 1):
+        if x[-k:] == y[:k]:
+            total += 1 << k
+    return total
+
+
+def conway_table(words: list[str]) -> dict[tuple[str, str], Fraction]:
+    """P(b appears before a) for every ordered pair, by Conway's formula in Fractions, written
+    as its experts would: each leading number once (integers), one Fraction per ordered pair.
+
+    >>> conway_table(["HHT", "THH"])[("HHT", "THH")]
+    Fraction(3, 4)
+    """
+    lead = {(x, y): leading_number(x, y) for x in words for y in words}
+    out = {}
+    for a in words:
+        aa = lead[a, a]
+        for b in words:
+            if a != b:
+                x = lead[b, b] - lead[b, a]
+                y = aa - lead[a, b]
+                out[(a, b)] = Fraction(y, x + y)
+    return out
+
+
+def penney_conway() -> dict[str, Fraction]:
+    """P(first pattern wins) for all 56 ordered pairs of length-3 coin patterns, keyed
+    ``"a>b"`` as the bench row's, by :func:`conway_table`."""
+    words = ["".join(p) for p in itertools.product("HT", repeat=3)]
+    table = conway_table(words)
+    return {f"{a}>{b}": table[b, a] for a in words for b in words if a != b}
 
 
 # --------------------------------------------------------------------------- 5. War sweep

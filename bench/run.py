@@ -415,8 +415,9 @@ def targets(
     strongest_state_peers: dict[str, str] | None = None,
 ) -> list[Target]:
     """The target, ours faster than the strongest peer on every question; and, where a
-    closed form is the strongest, the same against the strongest peer that evaluates
-    states (an engine against an engine: what a faster evaluator can still change)."""
+    closed form is the strongest, the same against the strongest peer that is not one
+    (a library or a hand-written pass over states: an engine against an engine, what a
+    faster evaluator can still change)."""
     strongest_peers = strongest_peers or {}
     chosen = [r for r in rows if r.case in strongest_peers and r.peer_key == strongest_peers[r.case]]
     chosen += [r for r in rows if r.case not in strongest_peers and r.ours_key]
@@ -430,8 +431,8 @@ def targets(
     by_states = [r for r in rows if r.case in formula_cases and r.peer_key == states.get(r.case)]
     if by_states:
         found.append(_check(
-            "where a closed form is the strongest peer: faster than the strongest state-by-state peer "
-            "(ours/that peer < 1)", sorted(by_states, key=lambda r: r.number), 1.0, strict=True))
+            "where a closed form is the strongest peer: faster than the strongest peer that is not a "
+            "closed form (ours/that peer < 1)", sorted(by_states, key=lambda r: r.number), 1.0, strict=True))
     return found
 
 

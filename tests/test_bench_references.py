@@ -14,10 +14,17 @@ from fractions import Fraction
 import pytest
 
 from bench.reference import (
+    ace_within_formula,
+    flush_formula,
     longest_suit_run_forward,
     no_adjacent_rank_counts_of_counts,
     no_adjacent_rank_inclusion_exclusion,
     no_adjacent_rank_packed,
+    penney_conway,
+    poker_brute_force,
+    poker_formula,
+    rbr_forward,
+    rbr_recursion,
     shared_rank_product,
     war_sweep_counts_of_counts,
     war_sweep_inclusion_exclusion,
@@ -140,3 +147,49 @@ def test_no_adjacent_draw_program_agrees_with_the_closed_form(ranks: int, suits:
 @pytest.mark.parametrize(("ranks", "suits"), [(13, 6), (20, 4), (5, 10), (40, 2)])
 def test_war_sweep_draw_program_agrees_with_the_closed_form(ranks: int, suits: int) -> None:
     assert sweep_probability(ranks, suits) == war_sweep_inclusion_exclusion(ranks, suits)
+
+
+# The closed forms and the forward pass of rows 1 to 4 and 12.
+
+
+@pytest.mark.parametrize(
+    ("aces", "others", "within"), [(1, 2, 1), (2, 3, 2), (2, 2, 3), (1, 4, 5), (3, 1, 2)]
+)
+def test_ace_within_formula(aces: int, others: int, within: int) -> None:
+    every = list(itertools.permutations(["A"] * aces + ["x"] * others))
+    hits = sum("A" in d[:within] for d in every)
+    assert ace_within_formula(aces, others, within) == Fraction(hits, len(every))
+
+
+@pytest.mark.parametrize(
+    ("suits", "per_suit", "hand"), [(2, 3, 2), (3, 2, 2), (2, 3, 3), (3, 3, 3), (4, 2, 2)]
+)
+def test_flush_formula(suits: int, per_suit: int, hand: int) -> None:
+    every = list(itertools.combinations([s for s in range(suits) for _ in range(per_suit)], hand))
+    assert flush_formula(suits, per_suit, hand) == Fraction(sum(len(set(h)) == 1 for h in every), len(every))
+
+
+def test_poker_formula_is_the_brute_force() -> None:
+    assert poker_formula() == poker_brute_force()
+
+
+@pytest.mark.parametrize(("reds", "blacks"), [(2, 1), (2, 2), (3, 2), (2, 4), (4, 3), (0, 3), (3, 0)])
+def test_rbr_forward(reds: int, blacks: int) -> None:
+    every = set(itertools.permutations("R" * reds + "B" * blacks))
+    tally: dict[str, Fraction] = {}
+    for d in every:
+        text = "".join(d)
+        key = str(text.index("RBR") + 3) if "RBR" in text else "never"
+        tally[key] = tally.get(key, Fraction(0)) + Fraction(1, len(every))
+    assert rbr_forward(reds, blacks) == tally
+    assert rbr_forward(reds, blacks) == rbr_recursion(reds, blacks)
+
+
+def test_rbr_forward_agrees_with_the_recursion_on_the_full_deck() -> None:
+    assert rbr_forward(26, 26) == rbr_recursion(26, 26)
+
+
+def test_conway_agrees_with_the_draw_program() -> None:
+    from bench.ours import penney_all_pairs
+
+    assert penney_conway() == penney_all_pairs()
