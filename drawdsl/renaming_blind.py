@@ -934,6 +934,12 @@ class _Interpreter:
             return _CARDS if key == _SLICE else _CARD  # cards[i], cards[1:] (a read only)
         if self.loop and contains and (container is _FSET or container is _SETLIT) and key in _OPTIONAL:
             return _PLAIN  # a class value (or None) among class values
+        if self.loop and contains and key in _OPTIONAL and type(container) is tuple \
+                and container[0] == "tuple" and all(k in _OPTIONAL for k in container[1]):
+            # ``card in (a, b)``: a class value (or None) compared with each of a tuple's
+            # class values or Nones, by identity then ``==``, as ``card == a or card == b``
+            # (a renaming maps equal cards to one card, distinct cards to distinct ones).
+            return _PLAIN
         if container is _VALUES and contains and _plain(key):
             return _PLAIN  # ``v in d.values()``: a plain value among plain values
         if container is _SET and not contains:

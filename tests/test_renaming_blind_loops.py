@@ -87,7 +87,41 @@ class Pairs:
         return done(made + 1) if made + 1 == self.pairs else (made + 1, None)
 
 
+def two_ranks(state: tuple[Any, Any], card: Any) -> Any:
+    """Draw while the cards are of the first two ranks seen (``in`` a tuple of them)."""
+    a, b = state
+    if a is None:
+        return (card, None)
+    if b is None:
+        return (a, card) if card not in (a, None) else (a, None)
+    if card in (a, b):
+        return state
+    return done(True)
+
+
+def a_constant_in_a_tuple(state: tuple[Any, Any], card: Any) -> Any:
+    a, _ = state
+    if card in (a, 2):
+        return done(a is None)
+    return (card, a)
+
+
+def a_count_in_a_tuple(state: tuple[int, Any], card: Any) -> Any:
+    left, previous = state
+    if card in (previous, left):
+        return fail()
+    return done(True) if left == 1 else (left - 1, card)
+
+
+def a_count_searched_in_a_tuple(state: tuple[int, Any], card: Any) -> Any:
+    left, previous = state
+    if left in (previous, None):
+        return fail()
+    return done(True) if left == 1 else (left - 1, card)
+
+
 BLIND: dict[str, tuple[Any, Any]] = {
+    "two ranks (in a tuple)": (two_ranks, (None, None)),
     "until repeat": (until_repeat, frozenset()),
     "no adjacent": (no_adjacent, (4, None)),
     "runs": (runs, (0, None, 0, 0)),
@@ -174,6 +208,9 @@ NOT_BLIND: dict[str, tuple[Any, Any]] = {
     "iterates": (iterates, frozenset()),
     "constant in a set": (constant_in_set, frozenset()),
     "hash": (hashes, frozenset()),
+    "a constant in a tuple": (a_constant_in_a_tuple, (None, None)),
+    "a count in a tuple": (a_count_in_a_tuple, (4, None)),
+    "a count searched in a tuple": (a_count_searched_in_a_tuple, (4, None)),
     # A first state holding a value of another type than the cards in a card's place.
     "a float kept": (no_adjacent, (3, 2.0)),
     "a bool kept": (no_adjacent, (3, True)),
@@ -287,11 +324,12 @@ def test_the_war_sweep_is_proven_and_its_turns_checked() -> None:
 
 CONDITIONS = [
     "card == prev", "card != prev", "card in seen", "card not in seen", "prev is None", "prev is not None",
-    "len(seen) == 2", "n == 1",
+    "len(seen) == 2", "n == 1", "card in (prev, None)", "card not in (prev, prev)",
     # Steps that could see a renaming:
     "card == {c}", "card in {{{c}}}", "prev is not None and card > prev", "card is prev", "card",
-    "card == n", "str(card) < str(prev)",
+    "card == n", "str(card) < str(prev)", "card in (prev, {c})", "card in (n, prev)",
 ]
+BLIND_CONDITIONS = 10  # the first ten
 ENDS = [
     "fail()", "done(n)", "done(len(seen))", "done(prev is None)", "done(card == prev)",
     "done(card)", "done(str(card))", "done(card == {c})", "done(prev)",
@@ -324,7 +362,9 @@ def generated(draw: Any) -> tuple[str, Any, Cards[Any]]:
     c = repr(draw(st.sampled_from(values)))
     # Half the steps from the blind pieces only (the first of each list), half from all.
     blind = draw(st.booleans())
-    conditions, ends, nexts = (CONDITIONS[:8], ENDS[:5], NEXT[:5]) if blind else (CONDITIONS, ENDS, NEXT)
+    conditions, ends, nexts = (
+        (CONDITIONS[:BLIND_CONDITIONS], ENDS[:5], NEXT[:5]) if blind else (CONDITIONS, ENDS, NEXT)
+    )
     source = TEMPLATE.format(
         limit=draw(st.integers(1, 4)),
         finish=draw(st.sampled_from(ends)).format(c=c),
