@@ -391,14 +391,14 @@ def _check(name: str, rows: list[Row], limit: float, *, strict: bool = False) ->
     return Target(name, met, "; ".join(parts) or "no rows")
 
 
-def strongest(case: Case, results: dict[str, Measurement], *, states_only: bool = False) -> Impl | None:
+def strongest(case: Case, results: dict[str, Measurement], *, formulas: bool = True) -> Impl | None:
     """The case's fastest peer among those that answered, and answered like ours
-    (``states_only``: leaving out the closed forms)."""
+    (``formulas=False``: leaving out the closed forms)."""
     best: Impl | None = None
     ours_answers = [results[o.key].answer for o in case.ours if o.target and o.key in results]
     ours_answers = [a for a in ours_answers if a is not None]
     for peer in case.peers:
-        if states_only and peer.kind == "formula":
+        if not formulas and peer.kind == "formula":
             continue
         m = results.get(peer.key)
         if m is None or m.best is None or m.answer is None:
@@ -412,7 +412,7 @@ def strongest(case: Case, results: dict[str, Measurement], *, states_only: bool 
 
 def targets(
     rows: list[Row], strongest_peers: dict[str, str] | None = None,
-    strongest_state_peers: dict[str, str] | None = None,
+    strongest_other_peers: dict[str, str] | None = None,
 ) -> list[Target]:
     """The target, ours faster than the strongest peer on every question; and, where a
     closed form is the strongest, the same against the strongest peer that is not one
@@ -426,13 +426,13 @@ def targets(
         _check("faster than the strongest peer on every question (ours/strongest peer < 1)", chosen, 1.0,
                strict=True),
     ]
-    states = strongest_state_peers or {}
+    others = strongest_other_peers or {}
     formula_cases = {r.case for r in rows if r.peer_kind == "formula"}
-    by_states = [r for r in rows if r.case in formula_cases and r.peer_key == states.get(r.case)]
-    if by_states:
+    by_others = [r for r in rows if r.case in formula_cases and r.peer_key == others.get(r.case)]
+    if by_others:
         found.append(_check(
             "where a closed form is the strongest peer: faster than the strongest peer that is not a "
-            "closed form (ours/that peer < 1)", sorted(by_states, key=lambda r: r.number), 1.0, strict=True))
+            "closed form (ours/that peer < 1)", sorted(by_others, key=lambda r: r.number), 1.0, strict=True))
     return found
 
 
@@ -534,12 +534,12 @@ def main(argv: list[str] | None = None) -> int:
     if notes:
         print("\n".join(notes))
         print()
-    strongest_state_peers = {}
+    strongest_other_peers = {}
     for case in cases:
-        peer = strongest(case, results, states_only=True)
+        peer = strongest(case, results, formulas=False)
         if peer is not None:
-            strongest_state_peers[case.key] = peer.key
-    found = targets(rows, strongest_peers, strongest_state_peers)
+            strongest_other_peers[case.key] = peer.key
+    found = targets(rows, strongest_peers, strongest_other_peers)
     print(targets_text(found, rows))
 
     points = []
