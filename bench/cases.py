@@ -271,6 +271,8 @@ CASES: tuple[Case, ...] = (
                   "bench.ours:longest_suit_run"),
         ),
         peers=(
+            _reference("suitrun.packed", "the same pass, the other suits' counts as packed counts of counts",
+                       "bench.reference:longest_suit_run_packed_13"),
             _reference("suitrun.forward",
                        "forward pass over (last suit's count, sorted other counts, run, best)",
                        "bench.reference:longest_suit_run_13"),

@@ -16,6 +16,8 @@
 * :func:`no_adjacent_rank_inclusion_exclusion`: no equal neighbours in closed form.
 * :func:`shared_rank_product`: cards until a rank repeats, a product formula.
 * :func:`longest_suit_run_forward`: the longest same-suit run, a forward pass over sorted counts.
+* :func:`longest_suit_run_packed`: the same pass with the other suits' counts as counts
+  of counts packed in one integer (no sorting).
 
 Each is checked against a brute force over every deal of small decks in
 ``tests/test_bench_references.py``.
@@ -50,6 +52,7 @@ __all__ = [
     "no_adjacent_rank_inclusion_exclusion",
     "shared_rank_product",
     "longest_suit_run_forward",
+    "longest_suit_run_packed",
 ]
 
 
@@ -546,6 +549,44 @@ def longest_suit_run_forward(cards: int = 13, suits: int = 4, per_suit: int = 13
     return result
 
 
+def longest_suit_run_packed(cards: int = 13, suits: int = 4, per_suit: int = 13) -> dict[str, Fraction]:
+    """:func:`longest_suit_run_forward` with the other suits' counts kept as counts of
+    counts in one integer (slot ``k``: how many other suits have ``k`` cards left), so a
+    child is one addition and nothing is sorted.
+
+    >>> longest_suit_run_packed(13) == longest_suit_run_forward(13)
+    True
+    """
+    width = suits.bit_length() + 1  # no slot holds more than `suits - 1`
+    mask = (1 << width) - 1
+    unit = [1 << (width * k) for k in range(per_suit + 1)]
+    # Whatever the first card, it starts a run of its suit (the suits are alike).
+    layer = {(per_suit - 1, (suits - 1) * unit[per_suit], 1, 1): per_suit * suits}
+    for _ in range(cards - 1):
+        nxt: dict[tuple[int, int, int, int], int] = {}
+        get = nxt.get
+        for (mine, others, run, best), ways in layer.items():
+            if mine:  # the same suit again
+                longer = run + 1
+                key = (mine - 1, others, longer, best if best > longer else longer)
+                nxt[key] = get(key, 0) + ways * mine
+            swapped = others + unit[mine]  # the last suit joins the others
+            rest, k = others >> width, 1  # (a suit with no card left is never drawn)
+            while rest:
+                m = rest & mask
+                if m:  # one of the m other suits with k cards left
+                    key = (k - 1, swapped - unit[k], 1, best)
+                    nxt[key] = get(key, 0) + ways * k * m
+                rest >>= width
+                k += 1
+        layer = nxt
+    total = math.perm(suits * per_suit, cards)
+    counts: dict[str, int] = {}
+    for (_, _, _, best), ways in layer.items():
+        counts[str(best)] = counts.get(str(best), 0) + ways
+    return {best: Fraction(ways, total) for best, ways in counts.items()}
+
+
 # --------------------------------------------------------------------------- no-argument forms for the runner
 
 
@@ -607,3 +648,7 @@ def shared_rank_52() -> dict[str, Fraction]:
 
 def longest_suit_run_13() -> dict[str, Fraction]:
     return longest_suit_run_forward(13)
+
+
+def longest_suit_run_packed_13() -> dict[str, Fraction]:
+    return longest_suit_run_packed(13)

@@ -17,6 +17,7 @@ from bench.reference import (
     ace_within_formula,
     flush_formula,
     longest_suit_run_forward,
+    longest_suit_run_packed,
     no_adjacent_rank_counts_of_counts,
     no_adjacent_rank_inclusion_exclusion,
     no_adjacent_rank_packed,
@@ -123,6 +124,7 @@ def test_longest_suit_run(suits: int, per_suit: int) -> None:
                 last = suit
             tally[str(best)] = tally.get(str(best), Fraction(0)) + Fraction(1, len(every))
         assert longest_suit_run_forward(cards, suits, per_suit) == tally
+        assert longest_suit_run_packed(cards, suits, per_suit) == tally
 
 
 # The draw programs against the closed forms, at sizes no brute force reaches: an
