@@ -75,13 +75,13 @@ def _lea(key: str, label: str, func: str, kind: Kind, *, slow: bool = False) -> 
                 warmup="bench.warmup:lea_warmup", slow=slow)
 
 
-def _reference(key: str, label: str, func: str) -> Impl:
-    return Impl(key, label, func, "reference", ("bench.reference",), "reference")
+def _reference(key: str, label: str, func: str, *args: int) -> Impl:
+    return Impl(key, label, func, "reference", ("bench.reference",), "reference", args=args)
 
 
-def _formula(key: str, label: str, func: str) -> Impl:
+def _formula(key: str, label: str, func: str, *args: int) -> Impl:
     """A hand-written closed form: the strongest method where one exists, but no state evaluation."""
-    return Impl(key, label, func, "reference", ("bench.reference",), "formula")
+    return Impl(key, label, func, "reference", ("bench.reference",), "formula", args=args)
 
 
 _N = 2_598_960
@@ -189,11 +189,11 @@ CASES: tuple[Case, ...] = (
         ),
         peers=(
             _formula("war.formula", "inclusion-exclusion over the tied turns (closed form)",
-                       "bench.reference:war_formula_13x4"),
+                       "bench.reference:war_sweep_inclusion_exclusion"),
             _reference("war.packed", "forward pass over counts of counts packed in one integer",
-                       "bench.reference:war_packed_13x4"),
+                       "bench.reference:war_sweep_packed"),
             _reference("war.counts", "forward pass over counts of counts, integer path counts",
-                       "bench.reference:war_13x4"),
+                       "bench.reference:war_sweep_counts_of_counts"),
         ),
     ),
     Case(
@@ -204,11 +204,11 @@ CASES: tuple[Case, ...] = (
         ),
         peers=(
             _formula("war26x4.formula", "inclusion-exclusion over the tied turns (closed form)",
-                       "bench.reference:war_formula_26x4"),
+                       "bench.reference:war_sweep_inclusion_exclusion", 26, 4),
             _reference("war26x4.packed", "forward pass over counts of counts packed in one integer",
-                       "bench.reference:war_packed_26x4"),
+                       "bench.reference:war_sweep_packed", 26, 4),
             _reference("war26x4.counts", "forward pass over counts of counts, integer path counts",
-                       "bench.reference:war_26x4"),
+                       "bench.reference:war_sweep_counts_of_counts", 26, 4),
         ),
     ),
     Case(
@@ -219,11 +219,11 @@ CASES: tuple[Case, ...] = (
         ),
         peers=(
             _formula("war13x8.formula", "inclusion-exclusion over the tied turns (closed form)",
-                       "bench.reference:war_formula_13x8"),
+                       "bench.reference:war_sweep_inclusion_exclusion", 13, 8),
             _reference("war13x8.packed", "forward pass over counts of counts packed in one integer",
-                       "bench.reference:war_packed_13x8"),
+                       "bench.reference:war_sweep_packed", 13, 8),
             _reference("war13x8.counts", "forward pass over counts of counts, integer path counts",
-                       "bench.reference:war_13x8"),
+                       "bench.reference:war_sweep_counts_of_counts", 13, 8),
         ),
     ),
     Case(
@@ -235,11 +235,11 @@ CASES: tuple[Case, ...] = (
         ),
         peers=(
             _formula("noadj.formula", "inclusion-exclusion over blocks of equal neighbours (closed form)",
-                       "bench.reference:no_adjacent_formula_13x4"),
+                       "bench.reference:no_adjacent_rank_inclusion_exclusion"),
             _reference("noadj.packed", "forward pass over (packed counts of counts, the last rank's count)",
-                       "bench.reference:no_adjacent_packed_13x4"),
+                       "bench.reference:no_adjacent_rank_packed"),
             _reference("noadj.counts", "memoized recursion over counts of counts and the last rank's count",
-                       "bench.reference:no_adjacent_13x4"),
+                       "bench.reference:no_adjacent_rank_counts_of_counts"),
         ),
     ),
     Case(
@@ -250,7 +250,8 @@ CASES: tuple[Case, ...] = (
                   "bench.ours:shared_rank_13"),
         ),
         peers=(
-            _formula("shared13.product", "product formula in Fractions", "bench.reference:shared_rank_13"),
+            _formula("shared13.product", "product formula in Fractions",
+                     "bench.reference:shared_rank_product"),
         ),
     ),
     Case(
@@ -260,7 +261,8 @@ CASES: tuple[Case, ...] = (
             _ours("shared52.ours", "the same loop on 52 ranks x 4", "bench.ours:shared_rank_52"),
         ),
         peers=(
-            _formula("shared52.product", "product formula in Fractions", "bench.reference:shared_rank_52"),
+            _formula("shared52.product", "product formula in Fractions",
+                     "bench.reference:shared_rank_product", 52, 4),
         ),
     ),
     Case(
@@ -272,10 +274,10 @@ CASES: tuple[Case, ...] = (
         ),
         peers=(
             _reference("suitrun.packed", "the same pass, the other suits' counts as packed counts of counts",
-                       "bench.reference:longest_suit_run_packed_13"),
+                       "bench.reference:longest_suit_run_packed"),
             _reference("suitrun.forward",
                        "forward pass over (last suit's count, sorted other counts, run, best)",
-                       "bench.reference:longest_suit_run_13"),
+                       "bench.reference:longest_suit_run_forward"),
         ),
     ),
     Case(
