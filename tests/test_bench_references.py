@@ -12,6 +12,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
+from test_renaming_blind_loops import no_adjacent
 
 from bench.reference import (
     ace_within_formula,
@@ -31,7 +32,7 @@ from bench.reference import (
     war_sweep_inclusion_exclusion,
     war_sweep_packed,
 )
-from drawdsl import Cards, chance, done, fail, loop
+from drawdsl import Cards, chance, loop
 from games.war import sweep_probability
 
 DECKS = [(2, 2), (3, 2), (2, 4), (4, 2), (3, 4), (5, 2), (2, 3), (3, 3)]
@@ -131,17 +132,10 @@ def test_longest_suit_run(suits: int, per_suit: int) -> None:
 # independent check of the evaluator (the symmetric shapes, pairs and renamed heads).
 
 
-def _no_adjacent_step(state: tuple[int, object], card: object) -> object:
-    left, previous = state
-    if card == previous:
-        return fail()
-    return done(True) if left == 1 else (left - 1, card)
-
-
 @pytest.mark.parametrize(("ranks", "suits"), [(13, 4), (8, 5), (20, 3), (6, 7), (30, 2)])
 def test_no_adjacent_draw_program_agrees_with_the_closed_form(ranks: int, suits: int) -> None:
     deck = Cards({f"r{rank}": suits for rank in range(ranks)})
-    assert chance(loop((ranks * suits, None), _no_adjacent_step), deck) == (
+    assert chance(loop((ranks * suits, None), no_adjacent), deck) == (
         no_adjacent_rank_inclusion_exclusion(ranks, suits)
     )
 

@@ -15,17 +15,10 @@ from typing import Any
 
 import pytest
 from oracle import brute_force
+from test_renaming_blind_loops import no_adjacent  # the last rank again fails
 
 from drawdsl import Cards, chances, done, fail, loop
 from drawdsl.errors import StateLimitExceeded
-
-
-def no_adjacent(state: tuple[int, Any], card: Any) -> Any:
-    """The last rank again fails; another goes on (or finishes, as the last card)."""
-    left, previous = state
-    if card == previous:
-        return fail()
-    return done(True) if left == 1 else (left - 1, card)
 
 
 def until_the_last_again(state: tuple[int, Any], card: Any) -> Any:
