@@ -36,6 +36,7 @@ from drawdsl.exact import chance, chances
 from drawdsl.explain import Explanation, explain
 from drawdsl.playing import JOKER, RANKS, SUITS, Card, rank_name, shoe, standard_deck
 from drawdsl.sampling import FAILED, Tally, play, sample, simulate
+from drawdsl.scoring import scoring_loop
 from drawdsl.sources import Weighted, coin, die
 from drawdsl.spec import Spec, done, draw, draw_any, draw_one, fail, keyed, loop
 from drawdsl.syntax import generate
@@ -52,6 +53,7 @@ __all__ = [
     "draw_one",
     "draw_any",
     "loop",
+    "scoring_loop",
     "keyed",
     "generate",
     # combinators

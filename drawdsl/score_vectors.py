@@ -1,0 +1,237 @@
+"""Exact evaluation of a scoring loop over a deck: every score of a state in one integer.
+
+A :func:`~drawdsl.scoring_loop`'s step never sees the score, so the paths that reach
+the same (deck left, state) with different scores go on alike.  The frontier keeps,
+for each such pair, the number of paths reaching each score as one packed integer
+(slot ``i`` of ``width`` bits counts the paths at score ``low + i``).  A card's points
+only move ``low``; paths meeting at one key add their integers (the one with the
+higher ``low`` shifted up first).
+
+Paths are counted as sequences of kinds of card, one per draw, so a move adds and
+never multiplies: each sequence stands for ``prod(count!/left!)`` sequences of cards
+(``count`` a kind's cards in the deck, ``left`` those still in it), all of the same
+probability, which is the weight a finished path gets (:mod:`drawdsl.outcomes`).
+No slot can spill into the next: the sequences reaching a key are at most the
+orderings of the whole deck by kind, ``n! / prod(count!)``, which sets ``width``.
+
+Cards the step treats alike are one kind: the kinds start as the classes of cards with
+the same move at the start, and at every state the evaluation reaches the step is
+asked for every card; when two cards of one kind move apart (another next state, or
+other points), the kinds are split there and the evaluation starts again.  So a kind
+holds cards whose moves are equal at every state reached, which is what lets their
+counts stand for them (``lump=False`` keeps every distinct card its own kind).
+
+>>> from drawdsl import Cards, chances, scoring_loop
+>>> def turn(seen, card):  # the first four cards: reds less blacks
+...     return (None if seen == 3 else seen + 1), 1 if card == "R" else -1
+>>> chances(scoring_loop(0, turn, lambda lead: lead), Cards({"R": 3, "B": 3}))
+Distribution({-2: 1/5, 0: 3/5, 2: 1/5})
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from drawdsl.cards import Cards
+from drawdsl.distribution import Distribution
+from drawdsl.errors import StateLimitExceeded
+from drawdsl.keys import strict_key
+from drawdsl.outcomes import Outcomes, record, still_drawing
+from drawdsl.scoring import _Scored, advance, finish
+from drawdsl.spec import _Fail
+
+__all__ = ["evaluate_scored"]
+
+
+class _Split(Exception):
+    """Two cards of one kind moved apart: start again with ``kinds``."""
+
+    def __init__(self, kinds: list[list[int]]) -> None:
+        super().__init__()
+        self.kinds = kinds
+
+
+def _moves(
+    step: Callable[[Any, Any], Any],
+    state: Any,
+    cards: list[Any],
+    kinds: list[list[int]],
+    states: dict[Any, Any],
+    asked: list[Any],
+) -> list[tuple[Any, Any, int]]:
+    """Per kind: ``(next state, its key, points)``, asked of every card of the kind
+    (``asked[0]``: the card being asked); each next state is filed in ``states`` under
+    its key.  Raises :class:`_Split` with finer kinds when the cards of one kind move
+    apart (other next states, or other points)."""
+    out: list[tuple[Any, Any, int]] = []
+    finer: list[list[int]] = []
+    for kind in kinds:
+        groups: dict[Any, list[int]] = {}
+        for i in kind:
+            asked[0] = cards[i]
+            nxt, points = advance(step, state, cards[i])
+            nkey = strict_key(nxt)
+            if not groups:
+                out.append((nxt, nkey, points))
+                if nxt is not None and nkey not in states:
+                    states[nkey] = nxt
+            found = groups.get((nkey, points))
+            if found is None:
+                groups[(nkey, points)] = [i]
+            else:
+                found.append(i)
+        finer.extend(groups.values())
+    if len(finer) > len(kinds):
+        raise _Split(finer)
+    return out
+
+
+def evaluate_scored(
+    spec: _Scored,
+    deck: Cards[Any],
+    max_states: int,
+    max_draws: int,
+    lump: bool,
+    report: Callable[[int, int], None] | None,
+    annotate: Callable[[Exception, int, Any], None],
+) -> Distribution[Any]:
+    """The exact distribution of ``spec``'s values over ``deck`` (see the module)."""
+    cards = list(deck.distinct())
+    counts = [deck.count(card) for card in cards]
+    # One kind to start with (split at the first state), or every distinct card.
+    kinds = [list(range(len(cards)))] if lump else [[i] for i in range(len(cards))]
+    while True:
+        try:
+            return _run(spec, cards, counts, kinds, max_states, max_draws, report, annotate)
+        except _Split as split:
+            kinds = split.kinds
+
+
+def _run(
+    spec: _Scored,
+    cards: list[Any],
+    counts: list[int],
+    kinds: list[list[int]],
+    max_states: int,
+    max_draws: int,
+    report: Callable[[int, int], None] | None,
+    annotate: Callable[[Exception, int, Any], None],
+) -> Distribution[Any]:
+    step, result = spec.step, spec.result
+    full = tuple(sum(counts[i] for i in kind) for kind in kinds)
+    n = sum(full)
+    width = (math.factorial(n) // math.prod(math.factorial(c) for c in full)).bit_length()
+    start_key = strict_key(spec.state)
+    states: dict[Any, Any] = {start_key: spec.state}  # state key -> the state
+    moves: dict[Any, list[tuple[Any, Any, int]]] = {}  # state key -> its moves per kind
+    # deck left -> state key -> (low, packed paths); stopped: deck left -> (low, packed)
+    frontier: dict[tuple[int, ...], dict[Any, tuple[int, int]]] = {full: {start_key: (spec.score, 1)}}
+    stopped: dict[Any, dict[Any, tuple[int, int]]] = {}
+    depth = 0
+    live = 1
+    asked: list[Any] = [None]  # the card the step was last asked about
+    try:
+        while live:
+            if depth >= max_draws:
+                raise still_drawing(max_draws, live)
+            depth += 1
+            after: dict[tuple[int, ...], dict[Any, tuple[int, int]]] = {}
+            for left, at_deck in frontier.items():
+                entries = []
+                for skey, paths in at_deck.items():
+                    here = moves.get(skey)
+                    if here is None:
+                        here = moves[skey] = _moves(step, states[skey], cards, kinds, states, asked)
+                    entries.append((here, paths))
+                for j, count in enumerate(left):
+                    if not count:
+                        continue
+                    child = left[:j] + (count - 1,) + left[j + 1:]
+                    into = after.get(child)
+                    if into is None:
+                        into = after[child] = {}
+                    for here, (low, packed) in entries:
+                        nxt, nkey, points = here[j]
+                        if nxt is None:
+                            _add(stopped.setdefault(child, {}), None, low + points, packed, width)
+                            continue
+                        low += points
+                        found = into.get(nkey)
+                        if found is None:
+                            into[nkey] = (low, packed)
+                        elif found[0] == low:
+                            into[nkey] = (low, found[1] + packed)
+                        else:
+                            _add(into, nkey, low, packed, width)
+            live = sum(map(len, after.values()))
+            if report is not None:
+                report(depth, live)
+            if live > max_states:
+                raise StateLimitExceeded(
+                    f"exact evaluation of the scoring loop reached {live} live states "
+                    f"(deck left, state) at draw {depth}, over max_states={max_states}; keep in the "
+                    "state only what decides the next moves, or pass a larger max_states"
+                )
+            if depth == n:  # the deck is played out: every loop left stops here
+                for at_deck in after.values():
+                    for low, packed in at_deck.values():
+                        _add(stopped.setdefault((0,) * len(full), {}), None, low, packed, width)
+                live = 0
+            frontier = after
+    except (StateLimitExceeded, _Split):
+        raise
+    except Exception as err:
+        annotate(err, depth, asked[0])
+        raise
+    ends = {left: paths[None] for left, paths in stopped.items()}
+    return _distribution(ends, full, n, depth, result, width)
+
+
+def _add(into: dict[Any, tuple[int, int]], key: Any, low: int, packed: int, width: int) -> None:
+    """Add the paths ``packed`` (slot 0 at score ``low``) to ``into[key]``."""
+    found = into.get(key)
+    if found is None:
+        into[key] = (low, packed)
+        return
+    was, other = found
+    if was == low:
+        into[key] = (low, other + packed)
+    elif was < low:
+        into[key] = (was, other + (packed << (width * (low - was))))
+    else:
+        into[key] = (low, (other << (width * (was - low))) + packed)
+
+
+def _distribution(
+    stopped: dict[tuple[int, ...], tuple[int, int]],
+    full: tuple[int, ...],
+    n: int,
+    depth: int,
+    result: Callable[[int], Any],
+    width: int,
+) -> Distribution[Any]:
+    """Weigh each stopped deck's sequences by the card sequences they stand for, and
+    record ``result(score)`` per score."""
+    outcomes = Outcomes()
+    finished: dict[int, Any] = {}
+    mask = (1 << width) - 1
+    for left, (low, packed) in stopped.items():
+        d = n - sum(left)
+        weight = math.prod(math.perm(c, c - rest) for c, rest in zip(full, left, strict=True))
+        end, failed = outcomes.at(d)
+        score = low
+        while packed:
+            ways = packed & mask
+            if ways:
+                outcome = finished.get(score)
+                if outcome is None:
+                    outcome = finished[score] = finish(result, score)
+                if type(outcome) is _Fail:
+                    failed[d] += ways * weight
+                else:
+                    record(outcome.value, ways * weight, end)  # type: ignore[union-attr]
+            packed >>= width
+            score += 1
+    return outcomes.over_deck(n, max(depth, len(outcomes.ends) - 1))

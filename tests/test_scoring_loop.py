@@ -1,0 +1,235 @@
+"""scoring_loop: the packed-score route over a deck gives the answers of every other route.
+
+The exact evaluator runs a scoring loop at the top of a spec over a deck through
+:mod:`drawdsl.score_vectors` (scores packed per state, cards the step treats alike
+drawn as one kind); anywhere else (inside a bind, ``merge=False``, a weighted
+source, sampling, the brute-force oracle) it is drawn card by card.  Every test
+compares the routes, or one of them with a value known in closed form.
+"""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+from typing import Any
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+from oracle import brute_force
+
+from drawdsl import (
+    Cards,
+    Distribution,
+    StateLimitExceeded,
+    chances,
+    coin,
+    done,
+    fail,
+    sample,
+    scoring_loop,
+    standard_deck,
+)
+from drawdsl.spec import Spec
+
+
+def card_by_card(spec: Spec[Any]) -> Spec[Any]:
+    """The same spec, not at the top: the general evaluator draws it card by card."""
+    return done(None).then(spec)
+
+
+def all_routes(spec: Spec[Any], deck: Cards[Any]) -> Any:
+    """The distribution, checked to be the same on every route (and its expected draws)."""
+    fast = chances(spec, deck)
+    for other in (
+        chances(spec, deck, lump=False),
+        chances(card_by_card(spec), deck),
+        chances(card_by_card(spec), deck, merge=False),
+    ):
+        assert other == fast
+        assert other.expected_draws == fast.expected_draws
+    return fast
+
+
+@dataclass(frozen=True)
+class Table:
+    """A step read from a table: (state, card) -> (next state or None, points)."""
+
+    moves: tuple[tuple[tuple[int, str], tuple[int | None, int]], ...]
+
+    def __call__(self, state: int, card: str) -> tuple[int | None, int]:
+        return dict(self.moves)[(state, card)]
+
+
+@dataclass(frozen=True)
+class Result:
+    """score -> value, failing on the scores in ``drop``."""
+
+    modulus: int
+    drop: frozenset[int]
+
+    def __call__(self, score: int) -> Any:
+        return fail() if score in self.drop else score % self.modulus
+
+
+STATES = 3
+CARDS = "abc"
+
+
+@st.composite
+def tables(draw: Any) -> Table:
+    moves = []
+    for state in range(STATES):
+        for card in CARDS:
+            nxt = draw(st.one_of(st.none(), st.integers(0, STATES - 1)))
+            moves.append(((state, card), (nxt, draw(st.integers(-3, 3)))))
+    return Table(tuple(moves))
+
+
+results = st.builds(Result, st.integers(1, 7), st.frozensets(st.integers(-6, 6), max_size=3))
+small_decks = st.dictionaries(st.sampled_from(CARDS), st.integers(1, 3), min_size=1).map(Cards)
+
+
+@given(tables(), results, small_decks, st.integers(0, STATES - 1))
+@example(  # a and b move alike at the start and apart later: the kinds split mid-run
+    Table(tuple(
+        ((s, c), ((1, 0) if s == 0 else (None, 1 if c == "a" else 2)))
+        for s in range(STATES) for c in CARDS
+    )),
+    Result(100, frozenset()),
+    Cards("aabbc"),
+    0,
+)
+def test_every_route_agrees_with_every_deal(table: Table, result: Result, deck: Cards[str], start: int) -> None:
+    spec = scoring_loop(start, table, result)
+    assert all_routes(spec, deck) == brute_force(spec, deck)
+
+
+def test_cards_alike_at_first_and_apart_later() -> None:
+    # a and b move alike at state 0 and apart at state 1: one kind at first, then two.
+    def step(state: int, card: str) -> tuple[int | None, int]:
+        if state == 0:
+            return 1, 0
+        return None, (1 if card == "a" else 2 if card == "b" else 3)
+
+    spec = scoring_loop(0, step, lambda score: score)
+    assert all_routes(spec, Cards("aabbc")) == Distribution({1: Fraction(2, 5), 2: Fraction(2, 5), 3: Fraction(1, 5)})
+
+
+def test_states_equal_but_of_other_types_stay_apart() -> None:
+    # 1 and True are equal states to Python but not to this step.
+    def step(state: object, card: str) -> tuple[object, int]:
+        if state is True:
+            return None, 10
+        if state == 1:
+            return None, 1
+        return (True if card == "a" else 1), 0
+
+    spec = scoring_loop(0, step, lambda score: score)
+    deck = Cards("aab")
+    assert all_routes(spec, deck) == brute_force(spec, deck) == Distribution({10: Fraction(2, 3), 1: Fraction(1, 3)})
+
+
+def test_a_played_out_deck_ends_the_loop() -> None:
+    def reds_less_blacks(state: int, card: str) -> tuple[int, int]:
+        return state, (1 if card == "R" else -1)
+
+    spec = scoring_loop(0, reds_less_blacks, lambda lead: lead)
+    assert all_routes(spec, Cards({"R": 5, "B": 3})) == Distribution({2: Fraction(1)})
+
+
+def test_hearts_in_five_cards_from_a_standard_deck() -> None:
+    # The step reads only the suit: 52 cards are drawn as two kinds (hypergeometric law).
+    def hearts(seen: int, card: Any) -> tuple[int | None, bool]:
+        return (None if seen == 4 else seen + 1), card.suit == "H"
+
+    got = chances(scoring_loop(0, hearts, lambda n: n), standard_deck())
+    assert got == Distribution({k: Fraction(comb(13, k) * comb(39, 5 - k), comb(52, 5)) for k in range(6)})
+
+
+def test_map_and_failing_results() -> None:
+    def step(state: int, card: str) -> tuple[int | None, int]:
+        return (None if state == 2 else state + 1), (2 if card == "x" else -1)
+
+    spec = scoring_loop(0, step, lambda s: fail() if s < 0 else s).map(str)
+    deck = Cards("xxyyy")
+    assert all_routes(spec, deck) == brute_force(spec, deck)
+    assert all_routes(spec, deck).failure == Fraction(1, 10)
+    assert set(all_routes(spec, deck)) == {"0", "3"}
+
+
+def test_weighted_sources_and_sampling_draw_card_by_card() -> None:
+    def heads(flips: int, side: str) -> tuple[int | None, bool]:
+        return (None if flips == 2 else flips + 1), side == "H"
+
+    spec = scoring_loop(0, heads, lambda n: n)
+    thirds = {0: Fraction(1, 8), 1: Fraction(3, 8), 2: Fraction(3, 8), 3: Fraction(1, 8)}
+    assert chances(spec, coin()) == Distribution(thirds)
+    assert sample(spec, Cards("HHT"), 5) == 2
+
+
+def test_pickles_and_compares_by_value() -> None:
+    spec = scoring_loop((0, "a"), _Pickled(), abs)
+    again = pickle.loads(pickle.dumps(spec))
+    assert again == spec and hash(again) == hash(spec)
+    assert scoring_loop((0, "a"), _Pickled(), abs) == spec
+    assert scoring_loop((0, "b"), _Pickled(), abs) != spec
+
+
+@dataclass(frozen=True)
+class _Pickled:
+    def __call__(self, state: Any, card: Any) -> tuple[Any, int]:
+        return None, 1
+
+
+def test_limits() -> None:
+    def last(state: str, card: str) -> tuple[str, int]:
+        return card, 1
+
+    spec = scoring_loop("", last, lambda n: n)
+    with pytest.raises(StateLimitExceeded, match="still drawing after max_draws=2"):
+        chances(spec, Cards("abcd"), max_draws=2)
+    with pytest.raises(StateLimitExceeded, match=r"scoring loop reached 3 live states .* max_states=2"):
+        chances(spec, Cards("abc"), max_states=2)
+
+
+@pytest.mark.parametrize(
+    ("step", "result", "message"),
+    [
+        (lambda s, c: s, abs, "returns a pair"),
+        (lambda s, c: (s, 1.0), abs, "points must be an int"),
+        (lambda s, c: ([s], 1), abs, "is not hashable"),
+        (lambda s, c: (None, 1), lambda n: done(n), "result returns the value"),
+    ],
+)
+def test_bad_steps_and_results_say_what_to_return(step: Any, result: Any, message: str) -> None:
+    spec = scoring_loop(0, step, result)
+    for route in (spec, card_by_card(spec)):
+        with pytest.raises(TypeError, match=message):
+            chances(route, Cards("ab"))
+    with pytest.raises(TypeError, match=message):
+        sample(spec, Cards("ab"), 1)
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(TypeError, match="step must be callable"):
+        scoring_loop(0, 1, abs)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="result must be callable"):
+        scoring_loop(0, lambda s, c: (s, 0), 1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="start state is None"):
+        scoring_loop(None, lambda s, c: (s, 0), abs)
+    with pytest.raises(TypeError, match="not hashable"):
+        scoring_loop([], lambda s, c: (s, 0), abs)
+
+
+def test_an_error_in_the_step_says_where() -> None:
+    def step(state: int, card: str) -> tuple[int, int]:
+        if card == "b":
+            raise ValueError("no b")
+        return state, 1
+
+    with pytest.raises(ValueError, match="no b") as info:
+        chances(scoring_loop(0, step, abs), Cards("ab"))
+    assert any("after draw 1 (card 'b')" in note for note in info.value.__notes__)
