@@ -102,7 +102,9 @@ small_decks = st.dictionaries(st.sampled_from(CARDS), st.integers(1, 3), min_siz
     Cards("aabbc"),
     0,
 )
-def test_every_route_agrees_with_every_deal(table: Table, result: Result, deck: Cards[str], start: int) -> None:
+def test_every_route_agrees_with_every_deal(
+    table: Table, result: Result, deck: Cards[str], start: int
+) -> None:
     spec = scoring_loop(start, table, result)
     assert all_routes(spec, deck) == brute_force(spec, deck)
 
@@ -115,7 +117,8 @@ def test_cards_alike_at_first_and_apart_later() -> None:
         return None, (1 if card == "a" else 2 if card == "b" else 3)
 
     spec = scoring_loop(0, step, lambda score: score)
-    assert all_routes(spec, Cards("aabbc")) == Distribution({1: Fraction(2, 5), 2: Fraction(2, 5), 3: Fraction(1, 5)})
+    law = {1: Fraction(2, 5), 2: Fraction(2, 5), 3: Fraction(1, 5)}
+    assert all_routes(spec, Cards("aabbc")) == Distribution(law)
 
 
 def test_states_equal_but_of_other_types_stay_apart() -> None:
@@ -129,7 +132,8 @@ def test_states_equal_but_of_other_types_stay_apart() -> None:
 
     spec = scoring_loop(0, step, lambda score: score)
     deck = Cards("aab")
-    assert all_routes(spec, deck) == brute_force(spec, deck) == Distribution({10: Fraction(2, 3), 1: Fraction(1, 3)})
+    law = {10: Fraction(2, 3), 1: Fraction(1, 3)}
+    assert all_routes(spec, deck) == brute_force(spec, deck) == Distribution(law)
 
 
 def test_a_played_out_deck_ends_the_loop() -> None:

@@ -34,7 +34,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from drawdsl import Cards, InvalidArgument, Spec, Tally, chances, done, simulate
+from drawdsl import Cards, InvalidArgument, Spec, Tally, chances, done, scoring_loop, simulate
 from drawdsl.html import fields, table
 from drawdsl.sampling import BLOCK
 from games.penney.best import Reply, ReplyTable
@@ -295,6 +295,50 @@ class _TwoByCards:
         return (left, where, u, v, sign)
 
 
+class _Lead:
+    """Two players' deal as a scoring loop: the score is the first player's lead.
+
+    The state is ``(automaton state of the current trick, its size)`` (the size is kept
+    only when counting cards); a trick scores 1 (or its cards) for the first player and
+    -1 (or minus its cards) for the second.  The step never reads the lead, so the
+    evaluator keeps every lead of a state in one packed integer
+    (:func:`~drawdsl.scoring_loop`); the deck is played out, or, counting the first
+    trick, the loop stops with it (no trick at all: a lead of 0, a draw).
+
+    >>> step = _Lead(("RB", "BR"), "cards")
+    >>> step(("R", 1), "B")
+    (('', 0), 2)
+    """
+
+    __slots__ = ("_moves", "_cards", "_first")
+
+    def __init__(self, patterns: tuple[str, ...], count: str) -> None:
+        machine = Automaton(patterns, COLOURS)
+        self._moves = {state: machine.row(state) for state in machine.states}
+        self._cards = count == "cards"
+        self._first = count == "first"
+
+    def __call__(self, state: tuple[str, int], colour: str) -> tuple[tuple[str, int] | None, int]:
+        where, size = state
+        to = self._moves[where][colour]
+        if type(to) is int:
+            gain = size + 1 if self._cards else 1
+            return (None if self._first else ("", 0)), (gain if to == 0 else -gain)
+        return (to, size + 1 if self._cards else 0), 0  # type: ignore[return-value]
+
+
+class _Winner:
+    """The result of a deal from the first player's lead: who wins, None for a draw."""
+
+    __slots__ = ("_patterns",)
+
+    def __init__(self, patterns: tuple[str, ...]) -> None:
+        self._patterns = patterns
+
+    def __call__(self, lead: int) -> str | None:
+        return self._patterns[0] if lead > 0 else self._patterns[1] if lead < 0 else None
+
+
 def card_step(
     patterns: Iterable[str], red: int = 26, black: int = 26, count: str = "tricks"
 ) -> tuple[Any, Any]:
@@ -320,13 +364,22 @@ def card_spec(
 ) -> Spec[str | None]:
     """The draw program of one deal: finishes with the winner's pattern, or None for a draw.
 
-    It is :func:`card_step`'s loop written with :func:`~games.penney.memo.memo_loop`.
+    Two players: a :func:`~drawdsl.scoring_loop` whose score is the first player's
+    lead (:class:`_Lead`), so that every lead of a state is evaluated at once.  More:
+    :func:`card_step`'s loop written with :func:`~games.penney.memo.memo_loop`.  Both
+    give the same answers (the tests check them against each other and against every
+    deal of small decks).
 
     >>> from drawdsl import chances
     >>> chances(card_spec(["RB", "BB"], red=1, black=2), card_deck(1, 2))
     Distribution({'BB': 1/3, 'RB': 2/3})
     """
-    return memo_loop(*card_step(patterns, red, black, count))
+    pats = check_patterns(patterns, COLOURS)
+    red, black = _check_cards(red, black)
+    if len(pats) == 2:
+        _check_count(count)
+        return scoring_loop(("", 0), _Lead(pats, count), _Winner(pats))
+    return memo_loop(*card_step(pats, red, black, count))
 
 
 @dataclass(frozen=True)
