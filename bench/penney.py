@@ -15,10 +15,11 @@ runs N games per count and extrapolates its total from the mean per game (said s
 the output).  The exact tables are compared with each other and with the one printed
 in docs/penney.md.
 
-``--floor`` also counts the states drawdsl's evaluator visits and the fewest that any
-exact card-by-card evaluation must keep apart: the distinct (cards left of each
-colour, distribution of the final result) pairs over the deals not yet decided, from
-a backward count of deals.
+``--floor`` also counts the states drawdsl's evaluator visits (for two players, the
+scoring loop's (cards left, trick state) keys, each holding every lead at once) and
+the fewest that an exact evaluation keeping one state per lead must keep apart: the
+distinct (cards left of each colour, distribution of the final result) pairs over
+the deals not yet decided, from a backward count of deals.
 
 Row 2, every ordered pair of coin patterns of length 6 (4,032) and 8 (65,280):
 drawdsl's exact table (:func:`games.penney.pair_table`, from the patterns'
@@ -137,10 +138,11 @@ def docs_row(tricks: Any, cards: Any) -> tuple[str, ...]:
 
 
 def states_floor(patterns: tuple[str, ...], red: int, black: int, count: str) -> tuple[int, int]:
-    """The states drawdsl visits, and the fewest any exact card-by-card evaluation must keep
-    apart: the distinct (cards left of each colour, distribution of the result) over the
-    reachable states whose result is not yet certain, found by counting the deals below each
-    state (integers, backward)."""
+    """The states drawdsl visits (a scoring loop's keys hold every lead at once), and the
+    fewest an exact evaluation keeping one state per lead must keep apart: the distinct
+    (cards left of each colour, distribution of the result) over the reachable states of
+    :func:`card_step`'s loop whose result is not yet certain, found by counting the deals
+    below each state (integers, backward)."""
     sizes: list[int] = []
     chances(penney.card_spec(patterns, red, black, count), penney.card_deck(red, black),
             progress=lambda _, live: sizes.append(live))
@@ -234,8 +236,8 @@ def card_row(sample: int | None, workers: int, floor: bool) -> None:
                 v, f = states_floor(game, 26, 26, count)
                 visited += v
                 fewest += f
-            print(f"  states   {count:<6}  drawdsl visits {visited}, "
-                  f"any card-by-card evaluation at least {fewest}")
+            print(f"  states   {count:<6}  drawdsl visits {visited} (every lead of a state at once), "
+                  f"an evaluation with one state per lead at least {fewest}")
     try:
         import icepool  # noqa: F401
     except ImportError:

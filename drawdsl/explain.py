@@ -17,9 +17,11 @@ from typing import Any, Generic, TypeVar
 from drawdsl.cards import Cards
 from drawdsl.distribution import Distribution
 from drawdsl.errors import StateLimitExceeded
-from drawdsl.exact import DEFAULT_MAX_STATES, _check_limit, _evaluate_probed, _Log
+from drawdsl.exact import DEFAULT_MAX_STATES, _annotate, _check_limit, _evaluate_probed, _Log
 from drawdsl.order_blind import why_ordered
 from drawdsl.probes import Token
+from drawdsl.score_vectors import evaluate_scored
+from drawdsl.scoring import _Scored
 from drawdsl.spec import Spec, generator_functions
 
 __all__ = ["Explanation", "explain"]
@@ -28,6 +30,12 @@ V = TypeVar("V", bound=Hashable)
 
 #: Classes listed by name in the text of an explanation; the rest are counted.
 _SHOWN = 6
+
+#: Why a scoring loop's route does not merge renamed decks, and what it does instead.
+SCORED_NOTE = (
+    "not tried: a scoring loop keeps every total of a state in one integer per (deck left, state), "
+    "drawing the cards its step moves alike as one kind"
+)
 
 
 @dataclass(frozen=True)
@@ -144,8 +152,15 @@ def explain(
     log = _Log()
     dist: Distribution[Any] | None = None
     error = None
+    scored = type(spec) is _Scored
     try:
-        dist = _evaluate_probed(spec, source, max_states, len(source), lump, symmetric, None, probe, log, 0)
+        if scored:
+            dist = evaluate_scored(spec, source, max_states, len(source), lump, None, _annotate, log)  # type: ignore[arg-type]
+            log.proof = SCORED_NOTE
+        else:
+            dist = _evaluate_probed(
+                spec, source, max_states, len(source), lump, symmetric, None, probe, log, 0
+            )
     except StateLimitExceeded as err:
         error = str(err)
     return Explanation(

@@ -60,12 +60,12 @@ def _moves(
     kinds: list[list[int]],
     states: dict[Any, Any],
     asked: list[Any],
-) -> list[tuple[Any, Any, int]]:
-    """Per kind: ``(next state, its key, points)``, asked of every card of the kind
-    (``asked[0]``: the card being asked); each next state is filed in ``states`` under
-    its key.  Raises :class:`_Split` with finer kinds when the cards of one kind move
-    apart (other next states, or other points)."""
-    out: list[tuple[Any, Any, int]] = []
+) -> list[tuple[Any, int]]:
+    """Per kind: ``(key of the next state, points)``, the key None when the loop stops,
+    asked of every card of the kind (``asked[0]``: the card being asked); each next
+    state is filed in ``states`` under its key.  Raises :class:`_Split` with finer
+    kinds when the cards of one kind move apart (other next states, or other points)."""
+    out: list[tuple[Any, int]] = []
     finer: list[list[int]] = []
     for kind in kinds:
         groups: dict[Any, list[int]] = {}
@@ -74,9 +74,12 @@ def _moves(
             nxt, points = advance(step, state, cards[i])
             nkey = strict_key(nxt)
             if not groups:
-                out.append((nxt, nkey, points))
-                if nxt is not None and nkey not in states:
-                    states[nkey] = nxt
+                if nxt is None:
+                    out.append((None, points))
+                else:
+                    out.append((nkey, points))
+                    if nkey not in states:
+                        states[nkey] = nxt
             found = groups.get((nkey, points))
             if found is None:
                 groups[(nkey, points)] = [i]
@@ -96,17 +99,27 @@ def evaluate_scored(
     lump: bool,
     report: Callable[[int, int], None] | None,
     annotate: Callable[[Exception, int, Any], None],
+    log: Any = None,
 ) -> Distribution[Any]:
-    """The exact distribution of ``spec``'s values over ``deck`` (see the module)."""
+    """The exact distribution of ``spec``'s values over ``deck`` (see the module).
+
+    ``log`` (for :func:`~drawdsl.explain`, an ``exact._Log``) gets the kinds of the
+    last run as ``classes``, the ``restarts`` and the last run's ``trace`` of
+    ``(draw, live keys, different states)``."""
     cards = list(deck.distinct())
     counts = [deck.count(card) for card in cards]
     # One kind to start with (split at the first state), or every distinct card.
     kinds = [list(range(len(cards)))] if lump else [[i] for i in range(len(cards))]
     while True:
+        if log is not None:
+            log.classes = [tuple(cards[i] for i in kind) for kind in kinds]
+            log.trace = []
         try:
-            return _run(spec, cards, counts, kinds, max_states, max_draws, report, annotate)
+            return _run(spec, cards, counts, kinds, max_states, max_draws, report, annotate, log)
         except _Split as split:
             kinds = split.kinds
+            if log is not None:
+                log.restarts += 1
 
 
 def _run(
@@ -118,6 +131,7 @@ def _run(
     max_draws: int,
     report: Callable[[int, int], None] | None,
     annotate: Callable[[Exception, int, Any], None],
+    log: Any,
 ) -> Distribution[Any]:
     step, result = spec.step, spec.result
     full = tuple(sum(counts[i] for i in kind) for kind in kinds)
@@ -125,7 +139,7 @@ def _run(
     width = (math.factorial(n) // math.prod(math.factorial(c) for c in full)).bit_length()
     start_key = strict_key(spec.state)
     states: dict[Any, Any] = {start_key: spec.state}  # state key -> the state
-    moves: dict[Any, list[tuple[Any, Any, int]]] = {}  # state key -> its moves per kind
+    moves: dict[Any, list[tuple[Any, int]]] = {}  # state key -> its moves per kind
     # deck left -> state key -> (low, packed paths); stopped: deck left -> (low, packed)
     frontier: dict[tuple[int, ...], dict[Any, tuple[int, int]]] = {full: {start_key: (spec.score, 1)}}
     stopped: dict[Any, dict[Any, tuple[int, int]]] = {}
@@ -153,32 +167,38 @@ def _run(
                     if into is None:
                         into = after[child] = {}
                     for here, (low, packed) in entries:
-                        nxt, nkey, points = here[j]
-                        if nxt is None:
+                        nkey, points = here[j]
+                        if nkey is None:  # stopped
                             _add(stopped.setdefault(child, {}), None, low + points, packed, width)
                             continue
                         low += points
                         found = into.get(nkey)
                         if found is None:
                             into[nkey] = (low, packed)
-                        elif found[0] == low:
-                            into[nkey] = (low, found[1] + packed)
+                            continue
+                        was, other = found
+                        if was == low:
+                            into[nkey] = (low, other + packed)
+                        elif was < low:
+                            into[nkey] = (was, other + (packed << (width * (low - was))))
                         else:
-                            _add(into, nkey, low, packed, width)
+                            into[nkey] = (low, (other << (width * (was - low))) + packed)
+            if depth == n:  # the deck is played out: every loop left stops here
+                for at_deck in after.values():
+                    for low, packed in at_deck.values():
+                        _add(stopped.setdefault((0,) * len(full), {}), None, low, packed, width)
+                after = {}
             live = sum(map(len, after.values()))
             if report is not None:
                 report(depth, live)
+            if log is not None:
+                log.trace.append((depth, live, len({key for keys in after.values() for key in keys})))
             if live > max_states:
                 raise StateLimitExceeded(
                     f"exact evaluation of the scoring loop reached {live} live states "
                     f"(deck left, state) at draw {depth}, over max_states={max_states}; keep in the "
                     "state only what decides the next moves, or pass a larger max_states"
                 )
-            if depth == n:  # the deck is played out: every loop left stops here
-                for at_deck in after.values():
-                    for low, packed in at_deck.values():
-                        _add(stopped.setdefault((0,) * len(full), {}), None, low, packed, width)
-                live = 0
             frontier = after
     except (StateLimitExceeded, _Split):
         raise
@@ -212,26 +232,30 @@ def _distribution(
     result: Callable[[int], Any],
     width: int,
 ) -> Distribution[Any]:
-    """Weigh each stopped deck's sequences by the card sequences they stand for, and
-    record ``result(score)`` per score."""
-    outcomes = Outcomes()
-    finished: dict[int, Any] = {}
+    """Weigh each stopped deck's sequences by the card sequences they stand for, add
+    them up per depth and score, and record ``result(score)`` once per depth and score."""
+    by_depth: dict[int, dict[int, int]] = {}
     mask = (1 << width) - 1
     for left, (low, packed) in stopped.items():
-        d = n - sum(left)
         weight = math.prod(math.perm(c, c - rest) for c, rest in zip(full, left, strict=True))
-        end, failed = outcomes.at(d)
+        at = by_depth.setdefault(n - sum(left), {})
         score = low
         while packed:
             ways = packed & mask
             if ways:
-                outcome = finished.get(score)
-                if outcome is None:
-                    outcome = finished[score] = finish(result, score)
-                if type(outcome) is _Fail:
-                    failed[d] += ways * weight
-                else:
-                    record(outcome.value, ways * weight, end)  # type: ignore[union-attr]
+                at[score] = at.get(score, 0) + ways * weight
             packed >>= width
             score += 1
+    outcomes = Outcomes()
+    finished: dict[int, Any] = {}
+    for d, at in sorted(by_depth.items()):
+        end, failed = outcomes.at(d)
+        for score, ways in at.items():
+            outcome = finished.get(score)
+            if outcome is None:
+                outcome = finished[score] = finish(result, score)
+            if type(outcome) is _Fail:
+                failed[d] += ways
+            else:
+                record(outcome.value, ways, end)  # type: ignore[union-attr]
     return outcomes.over_deck(n, max(depth, len(outcomes.ends) - 1))

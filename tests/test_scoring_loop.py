@@ -27,6 +27,7 @@ from drawdsl import (
     chances,
     coin,
     done,
+    explain,
     fail,
     sample,
     scoring_loop,
@@ -237,3 +238,16 @@ def test_an_error_in_the_step_says_where() -> None:
     with pytest.raises(ValueError, match="no b") as info:
         chances(scoring_loop(0, step, abs), Cards("ab"))
     assert any("after draw 1 (card 'b')" in note for note in info.value.__notes__)
+
+
+def test_explain_reports_the_scoring_route() -> None:
+    def hearts(seen: int, card: Any) -> tuple[int | None, bool]:
+        return (None if seen == 4 else seen + 1), card.suit == "H"
+
+    spec = scoring_loop(0, hearts, lambda n: n)
+    report = explain(spec, standard_deck())
+    assert report.distribution == chances(spec, standard_deck())
+    assert sorted(map(len, report.classes)) == [13, 39]
+    assert report.restarts == 1  # one kind at first, split by the first state's moves
+    assert [live for live, _ in report.states] == [2, 3, 4, 5, 0]
+    assert "scoring loop" in str(report)
