@@ -21,6 +21,12 @@ other points), the kinds are split there and the evaluation starts again.  So a 
 holds cards whose moves are equal at every state reached, which is what lets their
 counts stand for them (``lump=False`` keeps every distinct card its own kind).
 
+Decks that differ by a renaming of cards are not merged here (the symmetric
+reduction of :mod:`drawdsl.exact` needs to rename states, and a scoring loop's states
+are the user's own): a step whose state holds a rank, on 13 ranks, keeps every deck
+apart, where the same process as a :func:`~drawdsl.loop` can be proven blind to
+renamings and merged.  The state-limit error says so.
+
 >>> from drawdsl import Cards, chances, scoring_loop
 >>> def turn(seen, card):  # the first four cards: reds less blacks
 ...     return (None if seen == 3 else seen + 1), 1 if card == "R" else -1
@@ -197,7 +203,10 @@ def _run(
                 raise StateLimitExceeded(
                     f"exact evaluation of the scoring loop reached {live} live states "
                     f"(deck left, state) at draw {depth}, over max_states={max_states}; keep in the "
-                    "state only what decides the next moves, or pass a larger max_states"
+                    "state only what decides the next moves, or pass a larger max_states.  A scoring "
+                    "loop's route does not merge decks that differ by a renaming of cards: if the "
+                    "state holds what cards were (a rank, a suit), loop((state, score), step) with the "
+                    "score in the state may merge them"
                 )
             frontier = after
     except (StateLimitExceeded, _Split):

@@ -168,7 +168,9 @@ def scoring_loop(
     (and the deck's end as a stop); the exact evaluator over a deck keeps all the
     scores of a state in one packed integer instead of one state per score, and
     draws cards the step treats alike at every state it reaches as one (see
-    :mod:`drawdsl.score_vectors`).
+    :mod:`drawdsl.score_vectors`).  It does not merge decks that differ by a renaming
+    of cards: when the state holds what cards were (the last rank, on 13 ranks),
+    a plain :func:`~drawdsl.loop` can be faster.
 
     >>> from drawdsl import Cards, chances
     >>> def hearts(seen, card):  # five cards: how many hearts?

@@ -29,6 +29,7 @@ from drawdsl import (
     done,
     explain,
     fail,
+    loop,
     sample,
     scoring_loop,
     standard_deck,
@@ -251,3 +252,22 @@ def test_explain_reports_the_scoring_route() -> None:
     assert report.restarts == 1  # one kind at first, split by the first state's moves
     assert [live for live, _ in report.states] == [2, 3, 4, 5, 0]
     assert "scoring loop" in str(report)
+
+
+def test_a_state_holding_ranks_is_told_to_use_a_loop() -> None:
+    # A point each time a card has the rank of the one before, over 8 cards: the scoring
+    # route does not merge renamed decks and says so; the plain loop is proven blind to
+    # renamings and answers.
+    def snap(state: tuple[int, int], card: Any) -> tuple[tuple[int, int] | None, bool]:
+        last, seen = state
+        return (None if seen == 7 else (card.rank, seen + 1)), card.rank == last
+
+    def snap_loop(state: tuple[int, int, int], card: Any) -> Any:
+        last, seen, points = state
+        points += card.rank == last
+        return done(points) if seen == 7 else (card.rank, seen + 1, points)
+
+    with pytest.raises(StateLimitExceeded, match=r"does not merge decks .* loop\(\(state, score\), step\)"):
+        chances(scoring_loop((0, 0), snap, lambda n: n), standard_deck(), max_states=2_000)
+    answer = chances(loop((0, 0, 0), snap_loop), standard_deck(), max_states=2_000)
+    assert answer.expectation() == Fraction(7 * 3, 51)  # 7 neighbouring pairs, each 3/51
