@@ -359,6 +359,14 @@ def card_step(
     return deal.start(), deal
 
 
+def _stopping_spec(
+    patterns: Iterable[str], red: int = 26, black: int = 26, count: str = "tricks"
+) -> Spec[str | None]:
+    """:func:`card_step`'s loop, which stops as soon as the result is settled: the draw
+    program to sample and play (fewer cards turned per deal than the scoring loop)."""
+    return memo_loop(*card_step(patterns, red, black, count))
+
+
 def card_spec(
     patterns: Iterable[str], red: int = 26, black: int = 26, count: str = "tricks"
 ) -> Spec[str | None]:
@@ -366,9 +374,11 @@ def card_spec(
 
     Two players: a :func:`~drawdsl.scoring_loop` whose score is the first player's
     lead (:class:`_Lead`), so that every lead of a state is evaluated at once.  More:
-    :func:`card_step`'s loop written with :func:`~games.penney.memo.memo_loop`.  Both
-    give the same answers (the tests check them against each other and against every
-    deal of small decks).
+    :func:`card_step`'s loop written with :func:`~games.penney.memo.memo_loop`, which
+    stops as soon as the result is settled (what :func:`play_cards` and
+    :func:`simulate_cards` run, for any number of players).  Both give the same
+    answers (the tests check them against each other and against every deal of small
+    decks).
 
     >>> from drawdsl import chances
     >>> chances(card_spec(["RB", "BB"], red=1, black=2), card_deck(1, 2))
@@ -379,7 +389,7 @@ def card_spec(
     if len(pats) == 2:
         _check_count(count)
         return scoring_loop(("", 0), _Lead(pats, count), _Winner(pats))
-    return memo_loop(*card_step(pats, red, black, count))
+    return _stopping_spec(pats, red, black, count)
 
 
 @dataclass(frozen=True)
@@ -661,7 +671,7 @@ def play_cards(patterns: Iterable[str], deal: Iterable[str], count: str = "trick
 
     cards = "".join(deal)
     red, black = cards.count("R"), cards.count("B")
-    result = play(card_spec(patterns, red, black, count), cards)
+    result = play(_stopping_spec(patterns, red, black, count), cards)
     assert result is not FAILED
     return result  # type: ignore[return-value]
 
@@ -680,6 +690,6 @@ def simulate_cards(
     >>> tally.n, sorted(tally, key=str)
     (2000, ['BRR', None, 'RRB'])
     """
-    spec = card_spec(patterns, red, black, count)
+    spec = _stopping_spec(patterns, red, black, count)
     return simulate(spec, card_deck(red, black), n=n, seed=seed, executor=executor, chunk=chunk)
 
