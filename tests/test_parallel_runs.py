@@ -6,7 +6,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from drawdsl import Cards, draw_many, simulate, standard_deck
+from drawdsl import Cards, draw_many, loop, simulate, standard_deck
 from games import penney
 
 
@@ -24,7 +24,7 @@ def test_penney_card_simulation_is_the_same_for_1_and_2_processes() -> None:
         assert again == alone
     # The chunk is part of the seeding, the executor is not: a short run is plain simulate.
     assert penney.simulate_cards("RRB", "BRR", red=8, black=8, n=400, seed=2) == simulate(
-        penney.card_spec(("RRB", "BRR"), 8, 8, "tricks"), penney.card_deck(8, 8), n=400, seed=2
+        loop(*penney.card_step(("RRB", "BRR"), 8, 8, "tricks")), penney.card_deck(8, 8), n=400, seed=2
     )
 
 

@@ -9,6 +9,7 @@ compares the routes, or one of them with a value known in closed form.
 
 from __future__ import annotations
 
+import math
 import pickle
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,6 +33,7 @@ from drawdsl import (
     loop,
     sample,
     scoring_loop,
+    simulate,
     standard_deck,
 )
 from drawdsl.spec import Spec
@@ -271,3 +273,18 @@ def test_a_state_holding_ranks_is_told_to_use_a_loop() -> None:
         chances(scoring_loop((0, 0), snap, lambda n: n), standard_deck(), max_states=2_000)
     answer = chances(loop((0, 0, 0), snap_loop), standard_deck(), max_states=2_000)
     assert answer.expectation() == Fraction(7 * 3, 51)  # 7 neighbouring pairs, each 3/51
+
+
+def test_sampling_agrees_with_the_exact_law() -> None:
+    def streaks(last: str, card: str) -> tuple[str, int]:
+        return card, (card == last == "R") - 2 * (card == last == "B")
+
+    spec = scoring_loop("", streaks, lambda total: total)
+    deck = Cards({"R": 5, "B": 4, "G": 2})
+    exact = chances(spec, deck)
+    n = 4000
+    tally = simulate(spec, deck, n=n, seed=7)
+    assert set(tally) <= set(exact)
+    for value, p in exact.items():
+        spread = 5 * math.sqrt(float(p * (1 - p)) / n)
+        assert abs(tally.get(value, 0) / n - float(p)) <= spread, value
