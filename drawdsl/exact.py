@@ -67,7 +67,7 @@ from drawdsl.renaming_blind import (
     classes_told_apart,
     forget_sets,
 )
-from drawdsl.score_vectors import evaluate_scored
+from drawdsl.score_vectors import ScoresTooSpread, evaluate_scored
 from drawdsl.scoring import _Scored
 from drawdsl.sent_views import PLAIN, view_groups
 from drawdsl.shapes import Unshaped, evaluate_shapes
@@ -456,7 +456,10 @@ def _evaluate(
     """Dispatch: a deck with merging takes the fast path, the rest the general one; a
     scoring loop over a deck keeps its scores packed (:mod:`drawdsl.score_vectors`)."""
     if deck is not None and merge and type(spec) is _Scored:
-        return evaluate_scored(spec, deck, max_states, max_draws, lump, report, _annotate)
+        try:
+            return evaluate_scored(spec, deck, max_states, max_draws, lump, report, _annotate)
+        except ScoresTooSpread:
+            pass  # scores too far apart to pack: drawn card by card below
     if deck is not None and merge:
         return _evaluate_probed(spec, deck, max_states, max_draws, lump, symmetric, report, probe)
     forget_sets()  # (a global rebound since the last evaluation is looked at again)

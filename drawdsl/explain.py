@@ -20,7 +20,7 @@ from drawdsl.errors import StateLimitExceeded
 from drawdsl.exact import DEFAULT_MAX_STATES, _annotate, _check_limit, _evaluate_probed, _Log
 from drawdsl.order_blind import why_ordered
 from drawdsl.probes import Token
-from drawdsl.score_vectors import evaluate_scored
+from drawdsl.score_vectors import ScoresTooSpread, evaluate_scored
 from drawdsl.scoring import _Scored
 from drawdsl.spec import Spec, generator_functions
 
@@ -152,12 +152,14 @@ def explain(
     log = _Log()
     dist: Distribution[Any] | None = None
     error = None
-    scored = type(spec) is _Scored
     try:
-        if scored:
+        try:
+            if type(spec) is not _Scored:
+                raise ScoresTooSpread
             dist = evaluate_scored(spec, source, max_states, len(source), lump, None, _annotate, log)  # type: ignore[arg-type]
             log.proof = SCORED_NOTE
-        else:
+        except ScoresTooSpread:  # not a scoring loop, or its scores too far apart to pack
+            log = _Log()
             dist = _evaluate_probed(
                 spec, source, max_states, len(source), lump, symmetric, None, probe, log, 0
             )

@@ -48,7 +48,7 @@ from drawdsl.outcomes import Outcomes, record, still_drawing
 from drawdsl.scoring import _Scored, advance, finish
 from drawdsl.spec import _Fail
 
-__all__ = ["evaluate_scored"]
+__all__ = ["evaluate_scored", "ScoresTooSpread", "SPAN"]
 
 
 class _Split(Exception):
@@ -59,42 +59,64 @@ class _Split(Exception):
         self.kinds = kinds
 
 
-def _moves(
+class ScoresTooSpread(Exception):
+    """The scores of one state lie too far apart to pack (more than :data:`SPAN` slots
+    between the lowest and the highest): the caller draws the spec card by card."""
+
+
+#: The most slots one packed integer may span; beyond, scores are too spread out for
+#: packing to pay (``1 << 40`` points for a red card would take ``2**40`` slots).
+SPAN = 4096
+
+_PLAIN = (int, str, bool, float, bytes, type(None))
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value`` is built of Python's own values only (numbers, strings, None,
+    tuples and frozensets of them), whose ``==`` tells apart whatever a step can read:
+    such states share their moves across draws.  A state of another type has a ``==``
+    of its own, trusted (as everywhere) only to merge paths within one draw."""
+    t = type(value)
+    if t in _PLAIN:
+        return True
+    if t is tuple or t is frozenset:
+        return all(_plain(item) for item in value)
+    return False
+
+
+def _kind_move(
     step: Callable[[Any, Any], Any],
     state: Any,
     cards: list[Any],
     kinds: list[list[int]],
-    states: dict[Any, Any],
+    j: int,
     asked: list[Any],
-) -> list[tuple[Any, int]]:
-    """Per kind: ``(key of the next state, points)``, the key None when the loop stops,
-    asked of every card of the kind (``asked[0]``: the card being asked); each next
-    state is filed in ``states`` under its key.  Raises :class:`_Split` with finer
-    kinds when the cards of one kind move apart (other next states, or other points)."""
-    out: list[tuple[Any, int]] = []
-    finer: list[list[int]] = []
-    for kind in kinds:
-        groups: dict[Any, list[int]] = {}
-        for i in kind:
-            asked[0] = cards[i]
-            nxt, points = advance(step, state, cards[i])
-            nkey = strict_key(nxt)
-            if not groups:
-                if nxt is None:
-                    out.append((None, points))
-                else:
-                    out.append((nkey, points))
-                    if nkey not in states:
-                        states[nkey] = nxt
-            found = groups.get((nkey, points))
-            if found is None:
-                groups[(nkey, points)] = [i]
-            else:
-                found.append(i)
-        finer.extend(groups.values())
-    if len(finer) > len(kinds):
-        raise _Split(finer)
-    return out
+) -> tuple[Any, Any, int]:
+    """Kind ``j``'s move from ``state``: ``(next state, its key or None to stop, points)``,
+    asked of every card of the kind (``asked[0]``: the card being asked), and only of a
+    kind the deck still holds.  Raises :class:`_Split` with finer kinds when its cards
+    move apart (another next state, other points).
+
+    (A card of a kind the deck holds can be drawn here: the paths on which it was drawn
+    before reach this state as those on which another card of its kind was, since the
+    two moved alike; so a step that raises for it raises on a path of the deal.)"""
+    groups: dict[Any, list[int]] = {}
+    first: tuple[Any, Any, int] | None = None
+    for i in kinds[j]:
+        asked[0] = cards[i]
+        nxt, points = advance(step, state, cards[i])
+        nkey = strict_key(nxt)
+        found = groups.get((nkey, points))
+        if found is None:
+            groups[(nkey, points)] = [i]
+            if first is None:
+                first = (nxt, None if nxt is None else nkey, points)
+        else:
+            found.append(i)
+    if len(groups) > 1:
+        raise _Split(kinds[:j] + list(groups.values()) + kinds[j + 1:])
+    assert first is not None
+    return first
 
 
 def evaluate_scored(
@@ -109,13 +131,14 @@ def evaluate_scored(
 ) -> Distribution[Any]:
     """The exact distribution of ``spec``'s values over ``deck`` (see the module).
 
-    ``log`` (for :func:`~drawdsl.explain`, an ``exact._Log``) gets the kinds of the
-    last run as ``classes``, the ``restarts`` and the last run's ``trace`` of
+    Raises :class:`ScoresTooSpread` when the scores of a state lie too far apart to
+    pack.  ``log`` (for :func:`~drawdsl.explain`, an ``exact._Log``) gets the kinds
+    of the last run as ``classes``, the ``restarts`` and the last run's ``trace`` of
     ``(draw, live keys, different states)``."""
     cards = list(deck.distinct())
     counts = [deck.count(card) for card in cards]
     # One kind to start with (split at the first state), or every distinct card.
-    kinds = [list(range(len(cards)))] if lump else [[i] for i in range(len(cards))]
+    kinds = [list(range(len(cards)))] if lump and cards else [[i] for i in range(len(cards))]
     while True:
         if log is not None:
             log.classes = [tuple(cards[i] for i in kind) for kind in kinds]
@@ -143,39 +166,65 @@ def _run(
     full = tuple(sum(counts[i] for i in kind) for kind in kinds)
     n = sum(full)
     width = (math.factorial(n) // math.prod(math.factorial(c) for c in full)).bit_length()
+    most = width * SPAN  # the most bits a packed integer may hold
     start_key = strict_key(spec.state)
+    plain = _plain(spec.state)  # every state so far is plain: moves are kept across draws
     states: dict[Any, Any] = {start_key: spec.state}  # state key -> the state
-    moves: dict[Any, list[tuple[Any, int]]] = {}  # state key -> its moves per kind
+    # state key -> per kind, its move (asked when a deck holding that kind meets the
+    # state): in ``moves`` once every kind's is known, in ``partial`` until then
+    moves: dict[Any, list[Any]] = {}
+    partial: dict[Any, list[Any]] = {}
     # deck left -> state key -> (low, packed paths); stopped: deck left -> (low, packed)
     frontier: dict[tuple[int, ...], dict[Any, tuple[int, int]]] = {full: {start_key: (spec.score, 1)}}
     stopped: dict[Any, dict[Any, tuple[int, int]]] = {}
+    if n == 0:  # no card at all: the loop stops before it draws
+        stopped[full] = {None: (spec.score, 1)}
+        frontier = {}
     depth = 0
-    live = 1
+    live = len(frontier)
     asked: list[Any] = [None]  # the card the step was last asked about
+    nkinds = range(len(kinds))
     try:
         while live:
             if depth >= max_draws:
                 raise still_drawing(max_draws, live)
             depth += 1
+            if not plain:
+                moves, partial = {}, {}
+                children: dict[Any, Any] = {}  # this draw's states, each first as met now
+            else:
+                children = states
             after: dict[tuple[int, ...], dict[Any, tuple[int, int]]] = {}
             for left, at_deck in frontier.items():
+                there = [j for j in nkinds if left[j]]
                 entries = []
                 for skey, paths in at_deck.items():
                     here = moves.get(skey)
-                    if here is None:
-                        here = moves[skey] = _moves(step, states[skey], cards, kinds, states, asked)
+                    if here is None:  # moves not all asked yet: ask those this deck can make
+                        here = partial.get(skey) or [None] * len(kinds)
+                        for j in there:
+                            if here[j] is None:
+                                move = here[j] = _kind_move(step, states[skey], cards, kinds, j, asked)
+                                nxt, nkey, _ = move
+                                if nkey is not None and nkey not in children:
+                                    children[nkey] = nxt
+                                    plain = plain and _plain(nxt)
+                        if None in here:
+                            partial[skey] = here
+                        else:
+                            moves[skey] = here
+                            partial.pop(skey, None)
                     entries.append((here, paths))
-                for j, count in enumerate(left):
-                    if not count:
-                        continue
+                for j in there:
+                    count = left[j]
                     child = left[:j] + (count - 1,) + left[j + 1:]
                     into = after.get(child)
                     if into is None:
                         into = after[child] = {}
                     for here, (low, packed) in entries:
-                        nkey, points = here[j]
+                        _, nkey, points = here[j]
                         if nkey is None:  # stopped
-                            _add(stopped.setdefault(child, {}), None, low + points, packed, width)
+                            _add(stopped.setdefault(child, {}), None, low + points, packed, width, most)
                             continue
                         low += points
                         found = into.get(nkey)
@@ -186,13 +235,25 @@ def _run(
                         if was == low:
                             into[nkey] = (low, other + packed)
                         elif was < low:
-                            into[nkey] = (was, other + (packed << (width * (low - was))))
+                            if low - was > SPAN:
+                                raise ScoresTooSpread
+                            other += packed << (width * (low - was))
+                            if other.bit_length() > most:
+                                raise ScoresTooSpread
+                            into[nkey] = (was, other)
                         else:
-                            into[nkey] = (low, (other << (width * (was - low))) + packed)
+                            if was - low > SPAN:
+                                raise ScoresTooSpread
+                            other = (other << (width * (was - low))) + packed
+                            if other.bit_length() > most:
+                                raise ScoresTooSpread
+                            into[nkey] = (low, other)
+            if children is not states:
+                states = children
             if depth == n:  # the deck is played out: every loop left stops here
                 for at_deck in after.values():
                     for low, packed in at_deck.values():
-                        _add(stopped.setdefault((0,) * len(full), {}), None, low, packed, width)
+                        _add(stopped.setdefault((0,) * len(full), {}), None, low, packed, width, most)
                 after = {}
             live = sum(map(len, after.values()))
             if report is not None:
@@ -209,7 +270,7 @@ def _run(
                     "score in the state may merge them"
                 )
             frontier = after
-    except (StateLimitExceeded, _Split):
+    except (StateLimitExceeded, _Split, ScoresTooSpread):
         raise
     except Exception as err:
         annotate(err, depth, asked[0])
@@ -218,8 +279,9 @@ def _run(
     return _distribution(ends, full, n, depth, result, width)
 
 
-def _add(into: dict[Any, tuple[int, int]], key: Any, low: int, packed: int, width: int) -> None:
-    """Add the paths ``packed`` (slot 0 at score ``low``) to ``into[key]``."""
+def _add(into: dict[Any, tuple[int, int]], key: Any, low: int, packed: int, width: int, most: int) -> None:
+    """Add the paths ``packed`` (slot 0 at score ``low``) to ``into[key]``; raises
+    :class:`ScoresTooSpread` when the sum would hold more than ``most`` bits."""
     found = into.get(key)
     if found is None:
         into[key] = (low, packed)
@@ -227,10 +289,16 @@ def _add(into: dict[Any, tuple[int, int]], key: Any, low: int, packed: int, widt
     was, other = found
     if was == low:
         into[key] = (low, other + packed)
-    elif was < low:
-        into[key] = (was, other + (packed << (width * (low - was))))
+        return
+    if abs(low - was) > SPAN:
+        raise ScoresTooSpread
+    gap = width * abs(low - was)
+    if gap + max(packed.bit_length(), other.bit_length()) > most:
+        raise ScoresTooSpread
+    if was < low:
+        into[key] = (was, other + (packed << gap))
     else:
-        into[key] = (low, (other << (width * (was - low))) + packed)
+        into[key] = (low, (other << gap) + packed)
 
 
 def _distribution(

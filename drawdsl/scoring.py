@@ -42,7 +42,7 @@ def advance(step: Callable[[Any, Any], Any], state: Any, card: Any) -> tuple[Any
     (1, True)
     """
     out = step(state, card)
-    if type(out) is not tuple or len(out) != 2:
+    if not isinstance(out, tuple) or len(out) != 2:
         raise TypeError(
             f"scoring_loop: {_describe(step)} returned {out!r}; a step returns a pair "
             "(next state, points), with None as the next state to stop the loop"
@@ -117,7 +117,12 @@ class _Scored(Spec[Any]):
         return self._hash
 
     def __repr__(self) -> str:
-        return f"scoring_loop({self.state!r}, {_describe(self.step)}, {_describe(self.result)})"
+        result, maps = self.result, []
+        while type(result) is _Step and result.fn is _then:
+            result, f = result.params
+            maps.append(f".map({_describe(f)})")
+        core = f"scoring_loop({self.state!r}, {_describe(self.step)}, {_describe(result)})"
+        return core + "".join(reversed(maps))
 
     def __call__(self, card: Any) -> Spec[Any]:
         """The spec after drawing ``card``."""

@@ -288,3 +288,88 @@ def test_sampling_agrees_with_the_exact_law() -> None:
     for value, p in exact.items():
         spread = 5 * math.sqrt(float(p * (1 - p)) / n)
         assert abs(tally.get(value, 0) / n - float(p)) <= spread, value
+
+
+def test_a_step_is_asked_only_about_cards_that_can_come() -> None:
+    # The state is the cards left; the step cannot take a card that is not there.
+    def take(rest: tuple[int, ...], card: int) -> tuple[tuple[int, ...] | None, int]:
+        left = list(rest)
+        left.remove(card)
+        return (tuple(left) or None), card
+
+    spec = scoring_loop((1, 2, 3, 3), take, lambda total: total % 4)
+    deck = Cards([1, 2, 3, 3])
+    assert all_routes(spec, deck) == brute_force(spec, deck)
+
+
+def test_scores_too_spread_to_pack_are_drawn_card_by_card() -> None:
+    # The colours as a binary number: scores 0 .. 2**8 - 1, far more slots than paths.
+    def binary(place: int, card: str) -> tuple[int, int]:
+        return place + 1, (1 << (3 * place)) if card == "R" else 0
+
+    spec = scoring_loop(0, binary, lambda total: total % 5)
+    deck = Cards({"R": 4, "B": 4})
+    assert all_routes(spec, deck) == brute_force(spec, deck)
+
+    def huge(state: int, card: str) -> tuple[int, int]:
+        return state, (1 << 40) if card == "R" else -(1 << 40)
+
+    spec = scoring_loop(0, huge, lambda total: total)
+    assert all_routes(spec, Cards("RBB")) == Distribution({-(1 << 40): Fraction(1)})
+
+
+def test_an_empty_deck_finishes_at_once() -> None:
+    spec = scoring_loop(0, lambda state, card: (state, 1), lambda total: total)
+    assert chances(spec, Cards([])) == chances(spec, Cards([]), max_draws=1) == Distribution({0: Fraction(1)})
+
+
+def test_states_equal_by_their_own_eq_merge_only_within_a_draw() -> None:
+    # Two states equal by their __eq__ but read apart by the step, met at different
+    # draws: as on every other route, each decides its own moves.
+    class State:
+        __slots__ = ("v", "tag")
+
+        def __init__(self, v: int, tag: str) -> None:
+            self.v, self.tag = v, tag
+
+        def __eq__(self, other: object) -> bool:
+            return type(other) is State and other.v == self.v
+
+        def __hash__(self) -> int:
+            return hash(self.v)
+
+    def step(state: State, card: str) -> tuple[State | None, int]:
+        if state.v == 0:
+            return (State(1, card) if card == "a" else State(5, card)), 0
+        if state.v == 5:
+            return State(1, "late"), 0
+        return None, (10 if state.tag == "late" else 1)
+
+    spec = scoring_loop(State(0, ""), step, lambda total: total)
+    deck = Cards("abb")
+    law = {1: Fraction(1, 3), 10: Fraction(2, 3)}
+    assert all_routes(spec, deck) == brute_force(spec, deck) == Distribution(law)
+
+
+def test_paths_whose_scores_lie_far_apart_meet_without_packing() -> None:
+    # R B and B R meet at the same cards left and state with scores 2**40 apart.
+    def first_red(seen: int, card: str) -> tuple[int, int]:
+        return min(seen + 1, 2), (1 << 40) if card == "R" and seen == 0 else 0
+
+    spec = scoring_loop(0, first_red, lambda total: total)
+    assert all_routes(spec, Cards("RBB")) == Distribution({1 << 40: Fraction(1, 3), 0: Fraction(2, 3)})
+    # The other way round: the path met first has the higher score.
+    spec = scoring_loop(0, first_red, lambda total: total)
+    assert all_routes(spec, Cards("BRR")) == Distribution({1 << 40: Fraction(2, 3), 0: Fraction(1, 3)})
+
+
+def test_a_step_may_return_a_named_pair_and_maps_show_in_the_repr() -> None:
+    from typing import NamedTuple
+
+    class Move(NamedTuple):
+        state: int | None
+        points: int
+
+    spec = scoring_loop(0, lambda state, card: Move(None, card == "R"), abs).map(str)
+    assert all_routes(spec, Cards("RB")) == Distribution({"0": Fraction(1, 2), "1": Fraction(1, 2)})
+    assert repr(spec).startswith("scoring_loop(0, ") and repr(spec).endswith(".map(str())")

@@ -310,13 +310,23 @@ class _Lead:
     (('', 0), 2)
     """
 
-    __slots__ = ("_moves", "_cards", "_first")
+    __slots__ = ("_moves", "_cards", "_first", "_game")
 
     def __init__(self, patterns: tuple[str, ...], count: str) -> None:
         machine = Automaton(patterns, COLOURS)
         self._moves = {state: machine.row(state) for state in machine.states}
         self._cards = count == "cards"
         self._first = count == "first"
+        self._game = (patterns, count)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Lead and other._game == self._game
+
+    def __hash__(self) -> int:
+        return hash(self._game)
+
+    def __repr__(self) -> str:
+        return f"_Lead{self._game!r}"
 
     def __call__(self, state: tuple[str, int], colour: str) -> tuple[tuple[str, int] | None, int]:
         where, size = state
@@ -337,6 +347,15 @@ class _Winner:
 
     def __call__(self, lead: int) -> str | None:
         return self._patterns[0] if lead > 0 else self._patterns[1] if lead < 0 else None
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Winner and other._patterns == self._patterns
+
+    def __hash__(self) -> int:
+        return hash(self._patterns)
+
+    def __repr__(self) -> str:
+        return f"_Winner({self._patterns!r})"
 
 
 def card_step(
