@@ -24,6 +24,7 @@ from drawdsl import (
     interleave,
     keyed,
     loop,
+    scoring_loop,
     sequence,
 )
 
@@ -100,6 +101,21 @@ class CountTo:
         return f"CountTo({self.predicate!r}, {self.target})"
 
 
+class ScoreIn:
+    """A scoring-loop step: a card in the set scores 2, another -1; stops after ``target``
+    cards (or when the deck runs out)."""
+
+    def __init__(self, predicate: InSet, target: int) -> None:
+        self.predicate = predicate
+        self.target = target
+
+    def __call__(self, seen: int, card: Any) -> tuple[int | None, int]:
+        return (None if seen + 1 >= self.target else seen + 1), (2 if self.predicate(card) else -1)
+
+    def __repr__(self) -> str:
+        return f"ScoreIn({self.predicate!r}, {self.target})"
+
+
 @generate
 def gen_bind(m: Spec[Any], f: Callable[[Any], Spec[Any]]) -> Any:
     """``m.bind(f)`` written with generator syntax."""
@@ -138,6 +154,7 @@ leaves: st.SearchStrategy[Spec[Any]] = st.one_of(
     st.sampled_from([[1], [2], [2, 1], [1, 1]]).map(draw_groups),
     st.integers(0, 4).map(draw_many),
     st.builds(lambda p, t: loop(0, CountTo(p, t)), predicates, st.integers(1, 2)),
+    st.builds(lambda p, t: scoring_loop(0, ScoreIn(p, t), abs), predicates, st.integers(1, 4)),
     st.builds(lambda p, n: KeyedCount(p)(n), predicates, st.integers(0, 2)),
 )
 
