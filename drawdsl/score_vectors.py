@@ -42,7 +42,7 @@ from typing import Any
 
 from drawdsl.cards import Cards
 from drawdsl.distribution import Distribution
-from drawdsl.errors import StateLimitExceeded
+from drawdsl.errors import StateLimitExceeded, add_note
 from drawdsl.keys import strict_key
 from drawdsl.outcomes import Outcomes, record, still_drawing
 from drawdsl.scoring import _Scored, advance, finish
@@ -316,7 +316,11 @@ def _distribution(
         for score, ways in at.items():
             outcome = finished.get(score)
             if outcome is None:
-                outcome = finished[score] = finish(result, score)
+                try:
+                    outcome = finished[score] = finish(result, score)
+                except Exception as err:
+                    add_note(err, f"drawdsl: raised by the scoring loop's result at the score {score}")
+                    raise
             if type(outcome) is _Fail:
                 failed[d] += ways
             else:

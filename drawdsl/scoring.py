@@ -121,7 +121,8 @@ class _Scored(Spec[Any]):
         while type(result) is _Step and result.fn is _then:
             result, f = result.params
             maps.append(f".map({_describe(f)})")
-        core = f"scoring_loop({self.state!r}, {_describe(self.step)}, {_describe(result)})"
+        score = f", score={self.score}" if self.score else ""
+        core = f"scoring_loop({self.state!r}, {_describe(self.step)}, {_describe(result)}{score})"
         return core + "".join(reversed(maps))
 
     def __call__(self, card: Any) -> Spec[Any]:

@@ -373,3 +373,18 @@ def test_a_step_may_return_a_named_pair_and_maps_show_in_the_repr() -> None:
     spec = scoring_loop(0, lambda state, card: Move(None, card == "R"), abs).map(str)
     assert all_routes(spec, Cards("RB")) == Distribution({"0": Fraction(1, 2), "1": Fraction(1, 2)})
     assert repr(spec).startswith("scoring_loop(0, ") and repr(spec).endswith(".map(str())")
+
+
+def test_an_error_in_the_result_says_at_which_score() -> None:
+    def result(total: int) -> int:
+        if total == 2:
+            raise ValueError("two")
+        return total
+
+    spec = scoring_loop(0, lambda state, card: (state, 1), result)
+    with pytest.raises(ValueError, match="two") as info:
+        chances(spec, Cards("ab"))
+    assert any("result at the score 2" in note for note in info.value.__notes__)
+    with pytest.raises(ValueError, match="two"):
+        chances(card_by_card(spec), Cards("ab"))
+    assert "score=1" in repr(spec("a"))
