@@ -230,10 +230,24 @@ def _run(
                         found = into.get(nkey)
                         if found is None:
                             into[nkey] = (low, packed)
-                        elif found[0] == low:
-                            into[nkey] = (low, found[1] + packed)
-                        else:  # (the common cases above are _add's, written out)
-                            _add(into, nkey, low, packed, width, most)
+                            continue
+                        was, other = found
+                        if was == low:
+                            into[nkey] = (low, other + packed)
+                        elif was < low:
+                            if low - was > SPAN:
+                                raise ScoresTooSpread
+                            other += packed << (width * (low - was))
+                            if other.bit_length() > most:
+                                raise ScoresTooSpread
+                            into[nkey] = (was, other)
+                        else:
+                            if was - low > SPAN:
+                                raise ScoresTooSpread
+                            other = (other << (width * (was - low))) + packed
+                            if other.bit_length() > most:
+                                raise ScoresTooSpread
+                            into[nkey] = (low, other)
             if children is not states:
                 states = children
             if depth == n:  # the deck is played out: every loop left stops here
