@@ -231,6 +231,8 @@ def _run(
                         if found is None:
                             into[nkey] = (low, packed)
                             continue
+                        # _add, written out: calling it here costs 16-19% on Penney's
+                        # 52-card games (measured alternating both forms, best of 3).
                         was, other = found
                         if was == low:
                             into[nkey] = (low, other + packed)
