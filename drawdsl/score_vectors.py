@@ -14,12 +14,16 @@ probability, which is the weight a finished path gets (:mod:`drawdsl.outcomes`).
 No slot can spill into the next: the sequences reaching a key are at most the
 orderings of the whole deck by kind, ``n! / prod(count!)``, which sets ``width``.
 
-Cards the step treats alike are one kind: the kinds start as the classes of cards with
-the same move at the start, and at every state the evaluation reaches the step is
-asked for every card; when two cards of one kind move apart (another next state, or
-other points), the kinds are split there and the evaluation starts again.  So a kind
-holds cards whose moves are equal at every state reached, which is what lets their
-counts stand for them (``lump=False`` keeps every distinct card its own kind).
+Cards the step treats alike are one kind: the kinds start as one (split at once by
+the first state's moves), and at every state the evaluation reaches the step is asked
+for every card of each kind the deck still holds there; when two cards of one kind
+move apart (another next state, or other points), the kinds are split there and the
+evaluation starts again.  So a kind holds cards whose moves are equal at every state
+where they can come, which is what lets their counts stand for them (``lump=False``
+keeps every distinct card its own kind).  A state's moves are kept for the whole run
+when every state so far is built of Python's own values; a state of a type with an
+``==`` of its own has them asked again at each draw, so that, as on every route, its
+``==`` merges paths within one draw only.
 
 Decks that differ by a renaming of cards are not merged here (the symmetric
 reduction of :mod:`drawdsl.exact` needs to rename states, and a scoring loop's states
