@@ -14,7 +14,9 @@ the score differences (plus the size of the current trick when counting cards).
 The loop stops as soon as the result is settled: when the leader is ahead by more
 than any other player can still gain, or when nobody can take the current trick with
 the cards left (see :mod:`games.penney.reach`).  It serves any number of players,
-:func:`play_cards` and :func:`simulate_cards`.  The exact odds of two players come
+:func:`play_cards` and :func:`simulate_cards`.  For two players :func:`card_spec` is a
+:func:`~drawdsl.scoring_loop` instead, whose score is the first player's lead: the
+exact evaluator then keeps every lead of a state in one packed integer.  The exact odds of two players come
 from a faster route that gives the same fractions: counting the deals each player
 wins in one forward pass over the cards (:mod:`games.penney.deals`); the tests check
 the two against each other and against every deal of small decks.
@@ -392,7 +394,8 @@ def card_spec(
     """The draw program of one deal: finishes with the winner's pattern, or None for a draw.
 
     Two players: a :func:`~drawdsl.scoring_loop` whose score is the first player's
-    lead (:class:`_Lead`), so that every lead of a state is evaluated at once.  More:
+    lead (:class:`_Lead`), so that every lead of a state is evaluated at once.  More
+    players:
     :func:`card_step`'s loop written with :func:`~games.penney.memo.memo_loop`, which
     stops as soon as the result is settled (what :func:`play_cards` and
     :func:`simulate_cards` run, for any number of players).  Both give the same
