@@ -153,13 +153,13 @@ def explain(
     dist: Distribution[Any] | None = None
     error = None
     try:
-        try:
-            if type(spec) is not _Scored:
-                raise ScoresTooSpread
-            dist = evaluate_scored(spec, source, max_states, len(source), lump, None, _annotate, log)  # type: ignore[arg-type]
-            log.proof = SCORED_NOTE
-        except ScoresTooSpread:  # not a scoring loop, or its scores too far apart to pack
-            log = _Log()
+        if type(spec) is _Scored:  # the route chances takes (see drawdsl.exact._evaluate)
+            try:
+                dist = evaluate_scored(spec, source, max_states, len(source), lump, None, _annotate, log)
+                log.proof = SCORED_NOTE
+            except ScoresTooSpread:  # too far apart to pack: drawn card by card, as chances does
+                log = _Log()
+        if dist is None:
             dist = _evaluate_probed(
                 spec, source, max_states, len(source), lump, symmetric, None, probe, log, 0
             )
