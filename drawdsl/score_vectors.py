@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from operator import add, lshift
 from typing import Any
 
 from drawdsl.cards import Cards
@@ -49,7 +50,7 @@ from drawdsl.distribution import Distribution
 from drawdsl.errors import StateLimitExceeded, add_note
 from drawdsl.keys import strict_key
 from drawdsl.outcomes import Outcomes, record, still_drawing
-from drawdsl.scoring import _Scored, advance, finish
+from drawdsl.scoring import Pot, _Scored, advance, finish
 from drawdsl.spec import _Fail
 
 __all__ = ["evaluate_scored", "ScoresTooSpread", "SPAN"]
@@ -95,26 +96,28 @@ def _kind_move(
     kinds: list[list[int]],
     j: int,
     asked: list[Any],
-) -> tuple[Any, Any, int]:
-    """Kind ``j``'s move from ``state``: ``(next state, its key or None to stop, points)``,
+    pot: Pot | None,
+) -> tuple[Any, Any, int, int | None]:
+    """Kind ``j``'s move from ``state``: ``(next state, its key or None to stop, points,
+    the multiplier of the pot's taker or None)``,
     asked of every card of the kind (``asked[0]``: the card being asked), and only of a
     kind the deck still holds.  Raises :class:`_Split` with finer kinds when its cards
-    move apart (another next state, other points).
+    move apart (another next state, other points, another multiplier).
 
     (A card of a kind the deck holds can be drawn here: the paths on which it was drawn
     before reach this state as those on which another card of its kind was, since the
     two moved alike; so a step that raises for it raises on a path of the deal.)"""
     groups: dict[Any, list[int]] = {}
-    first: tuple[Any, Any, int] | None = None
+    first: tuple[Any, Any, int, int | None] | None = None
     for i in kinds[j]:
         asked[0] = cards[i]
-        nxt, points = advance(step, state, cards[i])
+        nxt, points, times = advance(step, state, cards[i], pot)
         nkey = strict_key(nxt)
-        found = groups.get((nkey, points))
+        found = groups.get((nkey, points, times))
         if found is None:
-            groups[(nkey, points)] = [i]
+            groups[(nkey, points, times)] = [i]
             if first is None:
-                first = (nxt, None if nxt is None else nkey, points)
+                first = (nxt, None if nxt is None else nkey, points, times)
         else:
             found.append(i)
     if len(groups) > 1:
@@ -166,12 +169,17 @@ def _run(
     annotate: Callable[[Exception, int, Any], None],
     log: Any,
 ) -> Distribution[Any]:
-    step, result = spec.step, spec.result
+    step, result, pot = spec.step, spec.result, spec.pot
     full = tuple(sum(counts[i] for i in kind) for kind in kinds)
     n = sum(full)
     width = (math.factorial(n) // math.prod(math.factorial(c) for c in full)).bit_length()
     most = width * SPAN  # the most bits a packed integer may hold
     start_key = strict_key(spec.state)
+    start: Any = (spec.score, 1)
+    if pot is not None:
+        ways = _Ways(pot, width, most)
+        pot_move = ways.move
+        start = ways.start(spec.score, spec.held)
     plain = _plain(spec.state)  # every state so far is plain: moves are kept across draws
     states: dict[Any, Any] = {start_key: spec.state}  # state key -> the state
     # state key -> per kind, its move (asked when a deck holding that kind meets the
@@ -179,10 +187,10 @@ def _run(
     moves: dict[Any, list[Any]] = {}
     partial: dict[Any, list[Any]] = {}
     # deck left -> state key -> (low, packed paths); stopped: deck left -> (low, packed)
-    frontier: dict[tuple[int, ...], dict[Any, tuple[int, int]]] = {full: {start_key: (spec.score, 1)}}
+    frontier: dict[tuple[int, ...], dict[Any, Any]] = {full: {start_key: start}}
     stopped: dict[Any, dict[Any, tuple[int, int]]] = {}
     if n == 0:  # no card at all: the loop stops before it draws
-        stopped[full] = {None: (spec.score, 1)}
+        stopped[full] = {None: start if pot is None else ways.ended(start)}
         frontier = {}
     depth = 0
     live = len(frontier)
@@ -198,7 +206,7 @@ def _run(
                 children: dict[Any, Any] = {}  # this draw's states, each first as met now
             else:
                 children = states
-            after: dict[tuple[int, ...], dict[Any, tuple[int, int]]] = {}
+            after: dict[tuple[int, ...], dict[Any, Any]] = {}
             for left, at_deck in frontier.items():
                 there = [j for j in nkinds if left[j]]
                 entries = []
@@ -208,8 +216,11 @@ def _run(
                         here = partial.get(skey) or [None] * len(kinds)
                         for j in there:
                             if here[j] is None:
-                                move = here[j] = _kind_move(step, states[skey], cards, kinds, j, asked)
-                                nxt, nkey, _ = move
+                                nxt, nkey, points, times = _kind_move(
+                                    step, states[skey], cards, kinds, j, asked, pot
+                                )
+                                here[j] = (nxt, nkey, points) if pot is None else \
+                                    (nxt, nkey, *pot_move(points, times))
                                 if nkey is not None and nkey not in children:
                                     children[nkey] = nxt
                                     plain = plain and _plain(nxt)
@@ -225,6 +236,9 @@ def _run(
                     into = after.get(child)
                     if into is None:
                         into = after[child] = {}
+                    if pot is not None:
+                        _pot_moves(entries, j, into, stopped, child, ways)
+                        continue
                     for here, (low, packed) in entries:
                         _, nkey, points = here[j]
                         if nkey is None:  # stopped
@@ -258,9 +272,12 @@ def _run(
                 states = children
             if depth == n:  # the deck is played out: every loop left stops here
                 for at_deck in after.values():
-                    for low, packed in at_deck.values():
+                    for entry in at_deck.values():
+                        low, packed = entry if pot is None else ways.ended(entry)
                         _add(stopped.setdefault((0,) * len(full), {}), None, low, packed, width, most)
                 after = {}
+            if pot is not None:
+                ways.check(after)
             live = sum(map(len, after.values()))
             if report is not None:
                 report(depth, live)
@@ -285,26 +302,177 @@ def _run(
     return _distribution(ends, full, n, depth, result, width)
 
 
+def _sum(a: tuple[int, int], b: tuple[int, int], width: int, most: int) -> tuple[int, int]:
+    """The paths of ``a`` and ``b`` (each ``(low, packed)``) in one packed integer; raises
+    :class:`ScoresTooSpread` when that would span more than :data:`SPAN` slots or hold
+    more than ``most`` bits."""
+    low, packed = a
+    other_low, other = b
+    if low == other_low:
+        return low, packed + other
+    if low > other_low:
+        low, packed, other_low, other = other_low, other, low, packed
+    if other_low - low > SPAN:
+        raise ScoresTooSpread
+    packed += other << (width * (other_low - low))
+    if packed.bit_length() > most:
+        raise ScoresTooSpread
+    return low, packed
+
+
 def _add(into: dict[Any, tuple[int, int]], key: Any, low: int, packed: int, width: int, most: int) -> None:
-    """Add the paths ``packed`` (slot 0 at score ``low``) to ``into[key]``; raises
-    :class:`ScoresTooSpread` when the sum would hold more than ``most`` bits."""
+    """Add the paths ``packed`` (slot 0 at score ``low``) to ``into[key]`` (see :func:`_sum`)."""
     found = into.get(key)
-    if found is None:
-        into[key] = (low, packed)
-        return
-    was, other = found
-    if was == low:
-        into[key] = (low, other + packed)
-        return
-    if abs(low - was) > SPAN:
+    into[key] = (low, packed) if found is None else _sum(found, (low, packed), width, most)
+
+
+class _Ways:
+    """The packed paths of a state of a scoring loop with a pot.
+
+    One packed integer per multiplier ``c`` of the pot (its takers', and the leftover's):
+    the paths by ``score + c * pot``, what the score would be if a taker of multiplier
+    ``c`` took the pot now.  A card's points into the pot move each by ``c * points``;
+    a taker makes its integer the score, the pot empty, so every integer is that one.
+    Each path is in every integer once, so a slot's width is the same as without a pot.
+
+    An entry is ``(low, packed)`` when all its integers are the same (after a take, or
+    at the start), else ``(low, (packed, ...))``, one per multiplier, slot 0 of each at
+    the score ``low``: paths meeting at a state then add integer by integer, as the
+    deal count does.
+
+    >>> ways = _Ways(Pot({"A": 1, "B": -1}), width=4, most=400)
+    >>> ways.coefs, ways.start(0, 2)
+    ((-1, 0, 1), (-2, (1, 256, 65536)))
+    """
+
+    __slots__ = ("coefs", "index", "lo", "width", "most", "widest", "merged", "bound")
+
+    def __init__(self, pot: Pot, width: int, most: int) -> None:
+        self.coefs = tuple(sorted({*pot.takers.values(), pot.leftover}))
+        self.index = {c: i for i, c in enumerate(self.coefs)}
+        self.lo = self.index[pot.leftover]  # what is left in the pot counts with this one
+        self.width = width
+        self.most = most
+        #: The slots a move adds to an integer at most (over the moves made so far), the
+        #: most slots an integer merged with a shift holds (this draw), and a bound on
+        #: the slots of every integer of the frontier: see :meth:`check`.
+        self.widest = 0
+        self.merged = 0
+        self.bound = SPAN + 1
+
+    def check(self, after: dict[Any, dict[Any, Any]]) -> None:
+        """Raise :class:`ScoresTooSpread` when an integer of the frontier ``after`` (one
+        draw on) holds more than ``most`` bits.
+
+        A move adds at most ``widest`` slots to an integer, and a merge with a shift
+        records what it makes (``merged``): so the bound on slots grows by ``widest``
+        a draw, and the integers are measured only once it passes :data:`SPAN`."""
+        self.bound = max(self.bound + self.widest, self.merged)
+        self.merged = 0
+        if self.bound <= SPAN:
+            return
+        longest = 0
+        for at_deck in after.values():
+            for _, ints in at_deck.values():
+                longest = max(longest, (ints if type(ints) is int else max(ints)).bit_length())
+        if longest > self.most:
+            raise ScoresTooSpread
+        self.bound = longest // self.width + 1
+
+    def start(self, score: int, held: int) -> Any:
+        """The entry of a loop at ``score`` with ``held`` points in the pot."""
+        return self.shifted((score, 1), tuple(c * held for c in self.coefs))
+
+    def shifted(self, entry: Any, shifts: tuple[int, ...]) -> Any:
+        """``entry``, each integer moved by its shift."""
+        low = min(shifts)
+        if low == max(shifts):
+            return (entry[0] + low, entry[1])
+        width = self.width
+        if max(shifts) - low > SPAN:
+            raise ScoresTooSpread
+        ints = (entry[1],) * len(shifts) if type(entry[1]) is int else entry[1]
+        return (entry[0] + low, tuple([p << (width * (s - low)) for p, s in zip(ints, shifts, strict=True)]))
+
+    def move(self, points: int, times: int | None) -> tuple[tuple[int, ...], int, int]:
+        """A move's ``(shifts by multiplier, the lowest shift, the index of the taker's
+        multiplier or -1)``, checked to span at most :data:`SPAN` slots."""
+        shifts = tuple(c * points for c in self.coefs)
+        low = min(shifts)
+        if max(shifts) - low > SPAN:
+            raise ScoresTooSpread
+        self.widest = max(self.widest, max(shifts) - low)
+        return tuple(self.width * (s - low) for s in shifts), low, -1 if times is None else self.index[times]
+
+    def ended(self, entry: Any) -> tuple[int, int]:
+        """The paths of ``entry`` by their final score (the loop ends: the pot left counts
+        with the leftover's multiplier)."""
+        return entry if type(entry[1]) is int else (entry[0], entry[1][self.lo])
+
+
+def _pot_moves(
+    entries: list[tuple[list[Any], Any]], j: int, into: dict[Any, Any],
+    stopped: dict[Any, dict[Any, tuple[int, int]]], child: tuple[int, ...], ways: _Ways,
+) -> None:
+    """Draw kind ``j`` from every entry ``(moves, packed paths)`` of one deck, with a pot
+    (see :class:`_Ways`): the states go on into ``into``, the stopped paths to
+    ``stopped[child]``."""
+    width, most = ways.width, ways.most
+    for here, entry in entries:
+        _, nkey, shifts, least, settle = here[j]
+        low, ints = entry
+        if settle >= 0:  # taken: the taker's integer is every one's
+            if type(ints) is not int:
+                ints = ints[settle]
+            moved = (low + least + shifts[settle] // width, ints)
+        elif type(ints) is int:
+            moved = (low + least, tuple(map(ints.__lshift__, shifts)))
+        else:
+            moved = (low + least, tuple(map(lshift, ints, shifts)))
+        if nkey is None:  # stopped
+            low, packed = ways.ended(moved)
+            _add(stopped.setdefault(child, {}), None, low, packed, width, most)
+            continue
+        found = into.get(nkey)
+        if found is None:
+            into[nkey] = moved
+        elif found[0] != moved[0] or type(found[1]) is not type(moved[1]):
+            into[nkey] = _merge(found, moved, ways)
+        # _merge's common cases, written out (a call cost 8% on Penney's game by cards)
+        elif type(moved[1]) is int:
+            into[nkey] = (found[0], found[1] + moved[1])
+        else:
+            into[nkey] = (found[0], tuple(map(add, found[1], moved[1])))
+
+
+def _merge(found: Any, moved: Any, ways: _Ways) -> Any:
+    """Two entries of one state (see :class:`_Ways`) in one."""
+    size, width, most = len(ways.coefs), ways.width, ways.most
+    low, ints = found
+    other_low, other = moved
+    if type(ints) is int and type(other) is int:
+        if low == other_low:
+            return (low, ints + other)
+        merged = _sum(found, moved, width, most)
+        ways.merged = max(ways.merged, merged[1].bit_length() // width + 1)
+        return merged
+    if type(ints) is int:
+        ints = (ints,) * size
+    elif type(other) is int:
+        other = (other,) * size
+    if low != other_low:
+        if low > other_low:
+            low, ints, other_low, other = other_low, other, low, ints
+        if other_low - low > SPAN:
+            raise ScoresTooSpread
+        gap = width * (other_low - low)
+        other = tuple([p << gap for p in other])
+    summed = tuple(map(add, ints, other))
+    longest = max(summed).bit_length()
+    if longest > most:
         raise ScoresTooSpread
-    gap = width * abs(low - was)
-    if gap + max(packed.bit_length(), other.bit_length()) > most:
-        raise ScoresTooSpread
-    if was < low:
-        into[key] = (was, other + (packed << gap))
-    else:
-        into[key] = (low, (other << gap) + packed)
+    ways.merged = max(ways.merged, longest // width + 1)
+    return (low, summed)
 
 
 def _distribution(

@@ -9,6 +9,11 @@ state), the whole distribution of the score in one packed integer
 (:mod:`drawdsl.score_vectors`), where a :func:`~drawdsl.loop` holding the score in its
 state keeps one state per score.  Every other interpreter draws it card by card.
 
+With a *pot* (``pot={taker: multiplier}``), points go into the pot instead, and the
+step says when someone takes it: the pot, times the taker's multiplier, goes to the
+score (a trick won with all its cards).  What the pot holds is not in the state
+either; the evaluator keeps one packed integer per multiplier.
+
 >>> from drawdsl import Cards, chances
 >>> def turn(state, card):  # a red scores 1, a black -1, to the end of the deck
 ...     return state, (1 if card == "R" else -1)
@@ -18,36 +23,123 @@ Distribution({2: 1})
 ...     return (None if seen == 2 else seen + 1), (1 if card == "R" else -1)
 >>> chances(scoring_loop(0, first_three, lambda lead: lead), Cards("RRRB"))
 Distribution({1: 3/4, 3: 1/4})
+>>> def trick(state, card):  # two of a colour in a row: that colour takes the pot
+...     if card == state:
+...         return "", 1, card
+...     return card, 1
+>>> chances(scoring_loop("", trick, lambda lead: lead, pot={"R": 1, "B": -1}), Cards("RRBB"))
+Distribution({-3: 1/6, 0: 2/3, 3: 1/6})
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, TypeVar
 
 from drawdsl.combinators import _Step
 from drawdsl.keys import strict_key
 from drawdsl.spec import FAIL, Spec, _describe, _Done, _Draw
 
-__all__ = ["scoring_loop", "advance", "finish"]
+__all__ = ["scoring_loop", "advance", "finish", "Pot"]
 
 V = TypeVar("V")
 W = TypeVar("W")
 
 
-def advance(step: Callable[[Any, Any], Any], state: Any, card: Any) -> tuple[Any, int]:
-    """``step(state, card)`` checked: ``(next state or None, points)``, points an int.
+class Pot:
+    """A scoring loop's pot: each taker's multiplier, and the multiplier of what is left
+    in the pot when the loop ends (the key ``None``, 0 unless given).  Equal when the
+    takers and multipliers are.
+
+    >>> pot = Pot({"A": 1, "B": -1})
+    >>> pot.multiplier("B"), pot.leftover
+    (-1, 0)
+    """
+
+    __slots__ = ("takers", "leftover", "_items", "_hash")
+
+    def __init__(self, pot: Mapping[Any, int]) -> None:
+        if not isinstance(pot, Mapping):
+            raise TypeError(
+                f"scoring_loop: pot must be a mapping taker -> multiplier, got {pot!r} "
+                f"({type(pot).__name__}); for example pot={{'A': 1, 'B': -1}}"
+            )
+        takers: dict[Any, int] = {}
+        for taker, times in pot.items():
+            if isinstance(times, bool) or not isinstance(times, int):
+                raise TypeError(
+                    f"scoring_loop: the pot's multiplier for {taker!r} is {times!r} "
+                    f"({type(times).__name__}); multipliers are ints (1: the pot is added to "
+                    "the score, -1: taken from it, 0: dropped)"
+                )
+            takers[taker] = times
+        #: Each taker's multiplier (the key None: what is left when the loop ends).
+        self.takers = takers
+        self.leftover = takers.pop(None, 0)
+        self._items = frozenset((strict_key(k), v) for k, v in pot.items())
+        self._hash = hash(("pot", self._items))
+
+    def multiplier(self, taker: Any) -> int:
+        """The multiplier of ``taker`` (a :class:`KeyError` naming the takers when unknown)."""
+        try:
+            return self.takers[taker]
+        except (KeyError, TypeError):
+            raise KeyError(
+                f"scoring_loop: {taker!r} takes the pot, but it is not one of the pot's takers "
+                f"{sorted(map(repr, self.takers))}; add it to pot= with its multiplier"
+            ) from None
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Pot and other._items == self._items
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        items = dict(self.takers)
+        if self.leftover:
+            items[None] = self.leftover
+        return repr(items)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        items = dict(self.takers)
+        if self.leftover:
+            items[None] = self.leftover
+        return (Pot, (items,))
+
+
+def advance(
+    step: Callable[[Any, Any], Any], state: Any, card: Any, pot: Pot | None = None
+) -> tuple[Any, int, int | None]:
+    """``step(state, card)`` checked: ``(next state or None, points, multiplier)``,
+    points an int, multiplier that of the taker of the pot (None: nobody takes it;
+    always None without a pot).
 
     >>> advance(lambda s, c: (s + 1, c == "R"), 0, "R")
-    (1, True)
+    (1, True, None)
+    >>> advance(lambda s, c: (s, 2, "B"), 0, "R", Pot({"A": 1, "B": -1}))
+    (0, 2, -1)
     """
     out = step(state, card)
-    if not isinstance(out, tuple) or len(out) != 2:
+    if type(out) is not tuple and isinstance(out, tuple):
+        out = tuple(out)  # (a named tuple)
+    if type(out) is not tuple or not 2 <= len(out) <= 3:
+        how = "(next state, points), or a triple (next state, points, taker)," if pot is not None else \
+            "(next state, points)"
         raise TypeError(
-            f"scoring_loop: {_describe(step)} returned {out!r}; a step returns a pair "
-            "(next state, points), with None as the next state to stop the loop"
+            f"scoring_loop: {_describe(step)} returned {out!r}; a step returns a pair {how}, with None "
+            "as the next state to stop the loop"
         )
-    nxt, points = out
+    if len(out) == 3 and pot is None:
+        raise TypeError(
+            f"scoring_loop: {_describe(step)} returned {out!r}, three items, but the loop has no "
+            "pot; a step returns (next state, points), or pass pot={taker: multiplier} to "
+            "return (next state, points, taker)"
+        )
+    nxt, points = out[0], out[1]
+    times = None
+    if len(out) == 3 and out[2] is not None:
+        times = pot.multiplier(out[2])  # type: ignore[union-attr]
     if not isinstance(points, int):
         raise TypeError(
             f"scoring_loop: {_describe(step)} returned points {points!r} "
@@ -61,7 +153,7 @@ def advance(step: Callable[[Any, Any], Any], state: Any, card: Any) -> tuple[Any
                 f"scoring_loop: the state {nxt!r} ({type(nxt).__name__}) returned by "
                 f"{_describe(step)} is not hashable; use tuples, frozensets or numbers"
             ) from None
-    return nxt, points
+    return nxt, points, times
 
 
 def finish(result: Callable[[int], Any], score: int) -> Spec[Any]:
@@ -83,24 +175,28 @@ def finish(result: Callable[[int], Any], score: int) -> Spec[Any]:
 
 
 class _Scored(Spec[Any]):
-    """A scoring loop at ``state`` with ``score`` so far.  Expands, for every
-    interpreter, to a draw (or to its result when no card is left); the exact
-    interpreter over a deck reads its fields instead (:mod:`drawdsl.score_vectors`)."""
+    """A scoring loop at ``state`` with ``score`` so far (and ``held`` points in its
+    ``pot``, when it has one).  Expands, for every interpreter, to a draw (or to its
+    result when no card is left); the exact interpreter over a deck reads its fields
+    instead (:mod:`drawdsl.score_vectors`)."""
 
-    __slots__ = ("state", "score", "step", "result", "_key", "_hash")
+    __slots__ = ("state", "score", "step", "result", "pot", "held", "_key", "_hash")
 
     def __init__(
-        self, state: Hashable, score: int, step: Callable[[Any, Any], Any], result: Callable[[int], Any]
+        self, state: Hashable, score: int, step: Callable[[Any, Any], Any], result: Callable[[int], Any],
+        pot: Pot | None = None, held: int = 0,
     ) -> None:
         self.state = state
         self.score = score
         self.step = step
         self.result = result
-        self._key = (strict_key(state), score)
-        self._hash = hash(("scoring_loop", self._key, step, result))
+        self.pot = pot
+        self.held = held
+        self._key = (strict_key(state), score, held)
+        self._hash = hash(("scoring_loop", self._key, step, result, pot))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_Scored, (self.state, self.score, self.step, self.result))
+        return (_Scored, (self.state, self.score, self.step, self.result, self.pot, self.held))
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -111,6 +207,7 @@ class _Scored(Spec[Any]):
             and self._key == other._key
             and (self.step is other.step or self.step == other.step)
             and (self.result is other.result or self.result == other.result)
+            and self.pot == other.pot
         )
 
     def __hash__(self) -> int:
@@ -122,15 +219,26 @@ class _Scored(Spec[Any]):
             result, f = result.params
             maps.append(f".map({_describe(f)})")
         score = f", score={self.score}" if self.score else ""
-        core = f"scoring_loop({self.state!r}, {_describe(self.step)}, {_describe(result)}{score})"
+        pot = "" if self.pot is None else f", pot={self.pot!r}" + (f", held={self.held}" if self.held else "")
+        core = f"scoring_loop({self.state!r}, {_describe(self.step)}, {_describe(result)}{pot}{score})"
         return core + "".join(reversed(maps))
+
+    def final(self, score: int, held: int) -> int:
+        """The score when the loop ends at ``score`` with ``held`` points in the pot."""
+        return score if self.pot is None else score + self.pot.leftover * held
 
     def __call__(self, card: Any) -> Spec[Any]:
         """The spec after drawing ``card``."""
-        nxt, points = advance(self.step, self.state, card)
+        nxt, points, times = advance(self.step, self.state, card, self.pot)
+        if self.pot is None:
+            score, held = self.score + points, 0
+        elif times is None:
+            score, held = self.score, self.held + points
+        else:
+            score, held = self.score + times * (self.held + points), 0
         if nxt is None:
-            return finish(self.result, self.score + points)
-        return _Scored(nxt, self.score + points, self.step, self.result)
+            return finish(self.result, self.final(score, held))
+        return _Scored(nxt, score, self.step, self.result, self.pot, held)
 
     def map(self, f: Callable[[Any], W]) -> Spec[W]:
         """Apply ``f`` to the final value: the same scoring loop with ``f`` after ``result``.
@@ -142,11 +250,11 @@ class _Scored(Spec[Any]):
         """
         if not callable(f):
             raise TypeError(f"map: f must be callable, got {f!r}; pass a function value -> value")
-        return _Scored(self.state, self.score, self.step, _Step(_then, self.result, f))
+        return _Scored(self.state, self.score, self.step, _Step(_then, self.result, f), self.pot, self.held)
 
     def _expand(self, avail: float) -> Spec[Any]:
         if avail <= 0:
-            return finish(self.result, self.score)
+            return finish(self.result, self.final(self.score, self.held))
         return _Draw(self, ("scoring_loop", self))
 
 
@@ -158,7 +266,8 @@ def _then(params: tuple[Any, Any], score: int) -> Any:
 
 
 def scoring_loop(
-    start: Hashable, step: Callable[[Any, Any], tuple[Any, int]], result: Callable[[int], V]
+    start: Hashable, step: Callable[[Any, Any], tuple[Any, ...]], result: Callable[[int], V],
+    *, pot: Mapping[Any, int] | None = None,
 ) -> Spec[V]:
     """Draw cards one by one, moving a hashable state and adding up points.
 
@@ -177,6 +286,15 @@ def scoring_loop(
     :mod:`drawdsl.score_vectors`).  It does not merge decks that differ by a renaming
     of cards: when the state holds what cards were (the last rank, on 13 ranks),
     a plain :func:`~drawdsl.loop` can be faster.
+
+    ``pot`` (a mapping ``taker -> multiplier``) sends the points into a pot instead of
+    the score.  The step then returns ``(next state, points)`` or ``(next state,
+    points, taker)``: with a taker, the pot (this card's points included) times the
+    taker's multiplier goes to the score, and the pot is empty again.  What is left in
+    the pot when the loop ends counts with the multiplier of the key ``None`` (0
+    unless given: dropped).  A trick's cards going to whoever takes the trick is
+    ``pot={"A": 1, "B": -1}`` with the score as A's lead; the state then need not count
+    the trick's cards, and the evaluator keeps one packed integer per multiplier.
 
     >>> from drawdsl import Cards, chances
     >>> def hearts(seen, card):  # five cards: how many hearts?
@@ -205,4 +323,4 @@ def scoring_loop(
             f"scoring_loop: the start state {start!r} ({type(start).__name__}) is not hashable; "
             "use tuples, frozensets or numbers"
         ) from None
-    return _Scored(start, 0, step, result)
+    return _Scored(start, 0, step, result, None if pot is None else Pot(pot))

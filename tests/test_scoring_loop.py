@@ -113,6 +113,75 @@ def test_every_route_agrees_with_every_deal(
     assert all_routes(spec, deck) == brute_force(spec, deck)
 
 
+@dataclass(frozen=True)
+class PotTable:
+    """A step with a pot, read from a table: (state, card) -> (next state or None, points, taker)."""
+
+    moves: tuple[tuple[tuple[int, str], tuple[int | None, int, str | None]], ...]
+
+    def __call__(self, state: int, card: str) -> tuple[int | None, int, str | None]:
+        return dict(self.moves)[(state, card)]
+
+
+TAKERS = ("A", "B", "C")
+
+
+@st.composite
+def pot_tables(draw: Any) -> PotTable:
+    moves = []
+    for state in range(STATES):
+        for card in CARDS:
+            nxt = draw(st.one_of(st.none(), st.integers(0, STATES - 1)))
+            taker = draw(st.one_of(st.none(), st.sampled_from(TAKERS)))
+            moves.append(((state, card), (nxt, draw(st.integers(-3, 3)), taker)))
+    return PotTable(tuple(moves))
+
+
+pots = st.fixed_dictionaries(
+    {taker: st.integers(-2, 2) for taker in TAKERS},
+    optional={None: st.integers(-2, 2)},
+)
+
+
+@given(pot_tables(), pots, results, small_decks, st.integers(0, STATES - 1))
+@example(  # a pot left at the end, counted twice; takers of equal multipliers
+    PotTable(tuple(
+        ((s, c), ((s + 1) % STATES, 1, ("A" if c == "a" else "B" if s == 2 else None)))
+        for s in range(STATES) for c in CARDS
+    )),
+    {"A": 1, "B": -1, "C": 1, None: 2},
+    Result(100, frozenset()),
+    Cards("aabbcc"),
+    0,
+)
+def test_a_pot_gives_the_same_answers_on_every_route_and_every_deal(
+    table: PotTable, pot: dict[Any, int], result: Result, deck: Cards[str], start: int
+) -> None:
+    spec = scoring_loop(start, table, result, pot=pot)
+    assert all_routes(spec, deck) == brute_force(spec, deck)
+
+
+def test_a_pot_is_the_same_as_its_points_kept_in_the_state() -> None:
+    # Two of a colour in a row take the trick: R's tricks count for the lead, B's against;
+    # the pot is the trick's cards.  The same game as a scoring loop whose state counts them.
+    def with_pot(last: str, card: str) -> tuple[str, int] | tuple[str, int, str]:
+        return ("", 1, card) if card == last else (card, 1)
+
+    def counted(state: tuple[str, int], card: str) -> tuple[tuple[str, int], int]:
+        last, size = state
+        if card == last:
+            return ("", 0), (size + 1 if card == "R" else -size - 1)
+        return (card, size + 1), 0
+
+    deck = Cards({"R": 6, "B": 5})
+    lead = scoring_loop("", with_pot, lambda x: x, pot={"R": 1, "B": -1})
+    assert all_routes(lead, deck) == chances(scoring_loop(("", 0), counted, lambda x: x), deck)
+    # And with what is left at the end going to R.
+    both = scoring_loop("", with_pot, lambda x: x, pot={"R": 1, "B": -1, None: 1})
+    leftover = chances(scoring_loop(("", 0), counted, lambda x: x), deck)
+    assert all_routes(both, deck) == brute_force(both, deck) != leftover
+
+
 def test_cards_alike_at_first_and_apart_later() -> None:
     # a and b move alike at state 0 and apart at state 1: one kind at first, then two.
     def step(state: int, card: str) -> tuple[int | None, int]:

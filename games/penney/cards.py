@@ -34,7 +34,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
-from typing import Any
+from typing import Any, ClassVar
 
 from drawdsl import Cards, InvalidArgument, Spec, Tally, chances, done, scoring_loop, simulate
 from drawdsl.html import fields, table
@@ -300,19 +300,26 @@ class _TwoByCards:
 class _Lead:
     """Two players' deal as a scoring loop: the score is the first player's lead.
 
-    The state is ``(automaton state of the current trick, its size)`` (the size is kept
-    only when counting cards); a trick scores 1 (or its cards) for the first player and
-    -1 (or minus its cards) for the second.  The step never reads the lead, so the
-    evaluator keeps every lead of a state in one packed integer
-    (:func:`~drawdsl.scoring_loop`); the deck is played out, or, counting the first
-    trick, the loop stops with it (no trick at all: a lead of 0, a draw).
+    The state is the automaton state of the current trick.  A trick scores 1 for the
+    first player and -1 for the second; counting cards, each card goes into the pot
+    instead, and the trick's taker takes it (``pot={0: 1, 1: -1}``, by the pattern's
+    index): the state need not count the trick's cards.  The step never reads the
+    lead, so the evaluator keeps every lead of a state in one packed integer (one per
+    multiplier with a pot, see :func:`~drawdsl.scoring_loop`); the deck is played out
+    (a trick left unfinished goes to nobody), or, counting the first trick, the loop
+    stops with it (no trick at all: a lead of 0, a draw).
 
     >>> step = _Lead(("RB", "BR"), "cards")
-    >>> step(("R", 1), "B")
-    (('', 0), 2)
+    >>> step("R", "B")
+    ('', 1, 0)
+    >>> step("", "R")
+    ('R', 1)
     """
 
     __slots__ = ("_moves", "_cards", "_first", "_game")
+
+    #: Counting cards: the pot's takers (the patterns' indices) and their signs.
+    POT: ClassVar[dict[int, int]] = {0: 1, 1: -1}
 
     def __init__(self, patterns: tuple[str, ...], count: str) -> None:
         machine = Automaton(patterns, COLOURS)
@@ -330,13 +337,13 @@ class _Lead:
     def __repr__(self) -> str:
         return f"_Lead{self._game!r}"
 
-    def __call__(self, state: tuple[str, int], colour: str) -> tuple[tuple[str, int] | None, int]:
-        where, size = state
-        to = self._moves[where][colour]
+    def __call__(self, state: str, colour: str) -> tuple[str | None, int] | tuple[str, int, int]:
+        to = self._moves[state][colour]
         if type(to) is int:
-            gain = size + 1 if self._cards else 1
-            return (None if self._first else ("", 0)), (gain if to == 0 else -gain)
-        return (to, size + 1 if self._cards else 0), 0  # type: ignore[return-value]
+            if self._cards:
+                return "", 1, to
+            return (None if self._first else ""), (1 if to == 0 else -1)
+        return to, int(self._cards)  # type: ignore[return-value]
 
 
 class _Winner:
@@ -410,7 +417,8 @@ def card_spec(
     red, black = _check_cards(red, black)
     if len(pats) == 2:
         _check_count(count)
-        return scoring_loop(("", 0), _Lead(pats, count), _Winner(pats))
+        pot = _Lead.POT if count == "cards" else None
+        return scoring_loop("", _Lead(pats, count), _Winner(pats), pot=pot)
     return _stopping_spec(pats, red, black, count)
 
 
