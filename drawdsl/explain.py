@@ -36,6 +36,8 @@ SCORED_NOTE = (
     "not tried: a scoring loop keeps every total of a state in one integer per (deck left, state), "
     "drawing the cards its step moves alike as one kind"
 )
+#: What a pot adds to the scoring route.
+POT_NOTE = " (one per multiplier of its pot: the totals if a taker of that multiplier took it now)"
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,7 @@ def explain(
         if type(spec) is _Scored:  # the route chances takes (see drawdsl.exact._evaluate)
             try:
                 dist = evaluate_scored(spec, source, max_states, len(source), lump, None, _annotate, log)
-                log.proof = SCORED_NOTE
+                log.proof = SCORED_NOTE if spec.pot is None else SCORED_NOTE + POT_NOTE
             except ScoresTooSpread:  # too far apart to pack: drawn card by card, as chances does
                 log = _Log()
         if dist is None:

@@ -188,9 +188,9 @@ def _run(
     partial: dict[Any, list[Any]] = {}
     # deck left -> state key -> (low, packed paths); stopped: deck left -> (low, packed)
     frontier: dict[tuple[int, ...], dict[Any, Any]] = {full: {start_key: start}}
-    stopped: dict[Any, dict[Any, tuple[int, int]]] = {}
+    stopped: dict[tuple[int, ...], tuple[int, int]] = {}
     if n == 0:  # no card at all: the loop stops before it draws
-        stopped[full] = {None: start if pot is None else ways.ended(start)}
+        stopped[full] = start if pot is None else ways.ended(start)
         frontier = {}
     depth = 0
     live = len(frontier)
@@ -241,8 +241,15 @@ def _run(
                         continue
                     for here, (low, packed) in entries:
                         _, nkey, points = here[j]
-                        if nkey is None:  # stopped
-                            _add(stopped.setdefault(child, {}), None, low + points, packed, width, most)
+                        if nkey is None:  # stopped (_add, its common cases written out)
+                            low += points
+                            found = stopped.get(child)
+                            if found is None:
+                                stopped[child] = (low, packed)
+                            elif found[0] == low:
+                                stopped[child] = (low, found[1] + packed)
+                            else:
+                                stopped[child] = _sum(found, (low, packed), width, most)
                             continue
                         low += points
                         found = into.get(nkey)
@@ -274,7 +281,7 @@ def _run(
                 for at_deck in after.values():
                     for entry in at_deck.values():
                         low, packed = entry if pot is None else ways.ended(entry)
-                        _add(stopped.setdefault((0,) * len(full), {}), None, low, packed, width, most)
+                        _add(stopped, (0,) * len(full), low, packed, width, most)
                 after = {}
             if pot is not None:
                 ways.check(after)
@@ -298,8 +305,7 @@ def _run(
     except Exception as err:
         annotate(err, depth, asked[0])
         raise
-    ends = {left: paths[None] for left, paths in stopped.items()}
-    return _distribution(ends, full, n, depth, result, width)
+    return _distribution(stopped, full, n, depth, result, width)
 
 
 def _sum(a: tuple[int, int], b: tuple[int, int], width: int, most: int) -> tuple[int, int]:
@@ -412,7 +418,7 @@ class _Ways:
 
 def _pot_moves(
     entries: list[tuple[list[Any], Any]], j: int, into: dict[Any, Any],
-    stopped: dict[Any, dict[Any, tuple[int, int]]], child: tuple[int, ...], ways: _Ways,
+    stopped: dict[tuple[int, ...], tuple[int, int]], child: tuple[int, ...], ways: _Ways,
 ) -> None:
     """Draw kind ``j`` from every entry ``(moves, packed paths)`` of one deck, with a pot
     (see :class:`_Ways`): the states go on into ``into``, the stopped paths to
@@ -431,7 +437,7 @@ def _pot_moves(
             moved = (low + least, tuple(map(lshift, ints, shifts)))
         if nkey is None:  # stopped
             low, packed = ways.ended(moved)
-            _add(stopped.setdefault(child, {}), None, low, packed, width, most)
+            _add(stopped, child, low, packed, width, most)
             continue
         found = into.get(nkey)
         if found is None:
@@ -487,8 +493,12 @@ def _distribution(
     them up per depth and score, and record ``result(score)`` once per depth and score."""
     by_depth: dict[int, dict[int, int]] = {}
     mask = (1 << width) - 1
+    # By kind and cards of it left: the orders of its cards drawn, count! / left!.
+    orders = [[math.perm(c, c - rest) for rest in range(c + 1)] for c in full]
     for left, (low, packed) in stopped.items():
-        weight = math.prod(math.perm(c, c - rest) for c, rest in zip(full, left, strict=True))
+        weight = 1
+        for kind, rest in enumerate(left):
+            weight *= orders[kind][rest]
         at = by_depth.setdefault(n - sum(left), {})
         score = low
         while packed:

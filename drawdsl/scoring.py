@@ -37,6 +37,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any, TypeVar
 
 from drawdsl.combinators import _Step
+from drawdsl.errors import InvalidArgument
 from drawdsl.keys import strict_key
 from drawdsl.spec import FAIL, Spec, _describe, _Done, _Draw
 
@@ -56,7 +57,7 @@ class Pot:
     (-1, 0)
     """
 
-    __slots__ = ("takers", "leftover", "_items", "_hash")
+    __slots__ = ("takers", "leftover", "_names", "_items", "_hash")
 
     def __init__(self, pot: Mapping[Any, int]) -> None:
         if not isinstance(pot, Mapping):
@@ -64,7 +65,8 @@ class Pot:
                 f"scoring_loop: pot must be a mapping taker -> multiplier, got {pot!r} "
                 f"({type(pot).__name__}); for example pot={{'A': 1, 'B': -1}}"
             )
-        takers: dict[Any, int] = {}
+        takers: dict[Any, int] = {}  # by the taker's strict key: 1 and True are two takers
+        names: dict[Any, Any] = {}
         for taker, times in pot.items():
             if isinstance(times, bool) or not isinstance(times, int):
                 raise TypeError(
@@ -72,21 +74,29 @@ class Pot:
                     f"({type(times).__name__}); multipliers are ints (1: the pot is added to "
                     "the score, -1: taken from it, 0: dropped)"
                 )
-            takers[taker] = times
-        #: Each taker's multiplier (the key None: what is left when the loop ends).
+            if taker is None:
+                continue
+            key = strict_key(taker)  # (a mapping's keys are hashable)
+            takers[key] = times
+            names[key] = taker
+        #: Each taker's multiplier, by its strict key (:func:`~drawdsl.keys.strict_key`).
         self.takers = takers
-        self.leftover = takers.pop(None, 0)
-        self._items = frozenset((strict_key(k), v) for k, v in pot.items())
+        #: The multiplier of what is left in the pot when the loop ends (the key None).
+        self.leftover: int = pot.get(None, 0)
+        self._names = names
+        self._items = (frozenset(takers.items()), self.leftover)
         self._hash = hash(("pot", self._items))
 
     def multiplier(self, taker: Any) -> int:
-        """The multiplier of ``taker`` (a :class:`KeyError` naming the takers when unknown)."""
+        """The multiplier of ``taker`` (:class:`~drawdsl.InvalidArgument`, naming the
+        takers, when it is not one)."""
         try:
-            return self.takers[taker]
+            return self.takers[strict_key(taker)]
         except (KeyError, TypeError):
-            raise KeyError(
+            raise InvalidArgument(
                 f"scoring_loop: {taker!r} takes the pot, but it is not one of the pot's takers "
-                f"{sorted(map(repr, self.takers))}; add it to pot= with its multiplier"
+                f"({', '.join(sorted(map(repr, self._names.values())))}); add it to pot= with its "
+                "multiplier"
             ) from None
 
     def __eq__(self, other: object) -> bool:
@@ -95,17 +105,18 @@ class Pot:
     def __hash__(self) -> int:
         return self._hash
 
-    def __repr__(self) -> str:
-        items = dict(self.takers)
+    def mapping(self) -> dict[Any, int]:
+        """The pot as given: taker -> multiplier (None: what is left at the end, when not 0)."""
+        items = {self._names[key]: times for key, times in self.takers.items()}
         if self.leftover:
             items[None] = self.leftover
-        return repr(items)
+        return items
+
+    def __repr__(self) -> str:
+        return repr(self.mapping())
 
     def __reduce__(self) -> tuple[Any, ...]:
-        items = dict(self.takers)
-        if self.leftover:
-            items[None] = self.leftover
-        return (Pot, (items,))
+        return (Pot, (self.mapping(),))
 
 
 def advance(

@@ -116,6 +116,26 @@ class ScoreIn:
         return f"ScoreIn({self.predicate!r}, {self.target})"
 
 
+class TrickIn:
+    """A scoring-loop step with a pot: every card puts 1 in the pot; two cards in a row
+    in the set take it for the first taker, two out of it for the second; stops after
+    ``target`` cards (or when the deck runs out, the pot left counting with its
+    multiplier)."""
+
+    def __init__(self, predicate: InSet, target: int) -> None:
+        self.predicate = predicate
+        self.target = target
+
+    def __call__(self, state: tuple[int, Any], card: Any) -> tuple[Any, ...]:
+        seen, last = state
+        inside = self.predicate(card)
+        nxt = None if seen + 1 >= self.target else (seen + 1, None if last == inside else inside)
+        return (nxt, 1, "in" if inside else "out") if last == inside else (nxt, 1)
+
+    def __repr__(self) -> str:
+        return f"TrickIn({self.predicate!r}, {self.target})"
+
+
 @generate
 def gen_bind(m: Spec[Any], f: Callable[[Any], Spec[Any]]) -> Any:
     """``m.bind(f)`` written with generator syntax."""
@@ -155,6 +175,13 @@ leaves: st.SearchStrategy[Spec[Any]] = st.one_of(
     st.integers(0, 4).map(draw_many),
     st.builds(lambda p, t: loop(0, CountTo(p, t)), predicates, st.integers(1, 2)),
     st.builds(lambda p, t: scoring_loop(0, ScoreIn(p, t), abs), predicates, st.integers(1, 4)),
+    st.builds(
+        lambda p, t, pot: scoring_loop((0, None), TrickIn(p, t), abs, pot=pot),
+        predicates, st.integers(1, 5),
+        st.fixed_dictionaries(
+            {"in": st.integers(-2, 2), "out": st.integers(-2, 2)}, optional={None: st.integers(-1, 1)}
+        ),
+    ),
     st.builds(lambda p, n: KeyedCount(p)(n), predicates, st.integers(0, 2)),
 )
 

@@ -457,3 +457,111 @@ def test_an_error_in_the_result_says_at_which_score() -> None:
     with pytest.raises(ValueError, match="two"):
         chances(card_by_card(spec), Cards("ab"))
     assert "score=1" in repr(spec("a"))
+
+
+# --------------------------------------------------------------------------- pots
+
+
+def _trick(last: str, card: str) -> tuple[str, int] | tuple[str, int, str]:
+    """Two of a colour in a row take the pot (the trick's cards)."""
+    return ("", 1, card) if card == last else (card, 1)
+
+
+def test_a_pot_taken_mid_run_starts_from_what_it_holds() -> None:
+    # A loop taken after one card holds that card in its pot; from there every route
+    # agrees, and the repr shows the pot.
+    spec = scoring_loop("", _trick, lambda lead: lead, pot={"R": 1, "B": -1, None: 2})
+    later = spec("R")
+    assert "pot={'R': 1, 'B': -1, None: 2}, held=1" in repr(later)
+    deck = Cards({"R": 3, "B": 3})
+    assert all_routes(later, deck) == brute_force(later, deck)
+    assert all_routes(later("B"), deck) == brute_force(later("B"), deck)
+
+
+def test_a_pot_pickles_and_compares_by_value() -> None:
+    spec = scoring_loop("", _trick, abs, pot={"R": 1, "B": -1})
+    again = pickle.loads(pickle.dumps(spec))
+    assert again == spec and hash(again) == hash(spec)
+    assert scoring_loop("", _trick, abs, pot={"B": -1, "R": 1}) == spec
+    assert scoring_loop("", _trick, abs, pot={"R": 1, "B": -1, None: 0}) == spec
+    assert scoring_loop("", _trick, abs, pot={"R": 1, "B": 1}) != spec
+    assert scoring_loop("", _trick, abs, pot={"R": 1, "B": -1, None: 1}) != spec
+    assert scoring_loop("", _trick, abs) != spec
+    assert spec("R") != spec("B") and spec("R") == again("R")
+
+
+def test_a_taker_equal_to_one_of_the_pot_but_of_another_type_is_not_that_one() -> None:
+    # True == 1 to a dict, not here: a step returning True for the taker 1 is told so
+    # rather than counted as 1 (as states, 1 and True are two states).
+    def step(state: int, card: str) -> tuple[int, int, object]:
+        return state, 1, (True if card == "a" else 1)
+
+    spec = scoring_loop(0, step, lambda total: total, pot={1: 10, 0: -1})
+    for route in (spec, card_by_card(spec)):
+        with pytest.raises(ValueError, match=r"True takes the pot, but .* the pot's takers \(0, 1\)"):
+            chances(route, Cards("ab"))
+    ones = scoring_loop(0, lambda state, card: (state, 1, 1), lambda total: total, pot={1: 10, 0: -1})
+    assert all_routes(ones, Cards("ab")) == Distribution({20: Fraction(1)})
+
+
+@pytest.mark.parametrize(
+    ("pot", "error", "message"),
+    [
+        ([("A", 1)], TypeError, "pot must be a mapping"),
+        ({"A": 1.5}, TypeError, "multipliers are ints"),
+        ({"A": True}, TypeError, "multipliers are ints"),
+        ({None: "all"}, TypeError, "multipliers are ints"),
+    ],
+)
+def test_a_bad_pot_is_refused_at_once(pot: Any, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        scoring_loop("", _trick, abs, pot=pot)
+
+
+@pytest.mark.parametrize(
+    ("step", "pot", "error", "message"),
+    [
+        (_trick, {"R": 1}, ValueError, r"'B' takes the pot, but it is not one of the pot's takers \('R'\)"),
+        (_trick, None, TypeError, "three items, but the loop has no pot"),
+        (lambda s, c: (s, 1, "R", 0), {"R": 1}, TypeError, r"or a triple \(next state, points, taker\)"),
+        (lambda s, c: (s, "1", "R"), {"R": 1}, TypeError, "points must be an int"),
+    ],
+)
+def test_a_bad_move_with_a_pot_says_what_to_return(
+    step: Any, pot: Any, error: type[Exception], message: str
+) -> None:
+    spec = scoring_loop("", step, abs, pot=pot)
+    deck = Cards("RRBB")
+    for route in (spec, card_by_card(spec)):
+        with pytest.raises(error, match=message):
+            chances(route, deck)
+    with pytest.raises(error, match=message):
+        for seed in range(20):
+            sample(spec, deck, seed)
+
+
+def test_a_pot_too_spread_to_pack_is_drawn_card_by_card() -> None:
+    # A move spreading the integers over more than SPAN slots at once, and moves that
+    # spread them a little at a time (checked once the bound passes SPAN): every route
+    # agrees with every deal.
+    def wide(state: int, card: str) -> tuple[int, int] | tuple[int, int, str]:
+        return (state + 1, 3000) if card == "R" else (state + 1, 1, "B")
+
+    def creeping(state: int, card: str) -> tuple[int, int] | tuple[int, int, str]:
+        return (state + 1, 1000) if card == "R" else (state + 1, -7, "B")
+
+    def settling(state: int, card: str) -> tuple[int, int] | tuple[int, int, str]:
+        # (measured once the bound passes SPAN, and packed: the integers stay short)
+        return (state + 1, 1000, "B") if card == "R" else (state + 1, 3)
+
+    for step in (wide, creeping, settling):
+        spec = scoring_loop(0, step, lambda total: total % 7, pot={"B": -1, None: 1})
+        deck = Cards({"R": 4, "B": 3})
+        assert all_routes(spec, deck) == brute_force(spec, deck)
+
+
+def test_explain_reports_a_pot() -> None:
+    spec = scoring_loop("", _trick, lambda lead: lead, pot={"R": 1, "B": -1})
+    report = explain(spec, Cards({"R": 5, "B": 5}))
+    assert report.distribution == chances(spec, Cards({"R": 5, "B": 5}))
+    assert "one per multiplier of its pot" in str(report)
