@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.deal_count import deal_counts
 from drawdsl import InvalidArgument, chances, loop
 from games import penney
 from games.penney.cards import _Deal, _solve_by_program, card_step
-from games.penney.deals import deal_counts
 from games.penney.patterns import Automaton
 from games.penney.reach import Reach
 
@@ -170,8 +170,8 @@ def test_deal_counts_of_the_whole_length_3_table_on_4_red_4_black_match_every_de
 def test_two_player_deal_counts_and_the_draw_program_match_every_deal(
     patterns: list[str], red: int, black: int, count: str
 ) -> None:
-    """Both routes to two-player odds (counting deals; evaluating the draw program, with its
-    clamped state when counting cards) on decks of up to 12 cards, any pattern lengths."""
+    """Two-player odds by the draw program (a scoring loop, with a pot when counting cards)
+    and by the bench's counter of deals, on decks of up to 12 cards, any pattern lengths."""
     if red + black == 0:
         return
     pair = (patterns[0], patterns[1])
@@ -185,11 +185,13 @@ def test_two_player_deal_counts_and_the_draw_program_match_every_deal(
 
 @pytest.mark.parametrize(("red", "black"), [(6, 6), (7, 5), (3, 9)])
 @pytest.mark.parametrize("count", ["tricks", "cards", "first"])
-def test_the_card_table_equals_the_draw_program_exactly(red: int, black: int, count: str) -> None:
-    """Every ordered pair of length 3: the table (counting deals) against the draw program."""
+def test_the_card_table_equals_the_deal_count_exactly(red: int, black: int, count: str) -> None:
+    """Every ordered pair of length 3: the table (the draw program, each game solved once up
+    to the players' order and a colour swap) against the bench's counter of deals."""
+    deals = math.comb(red + black, red)
     for row in penney.card_table(3, red=red, black=black, count=count):
-        (first, second), draw = _solve_by_program((row.first, row.second), red, black, count)
-        assert (row.first_wins, row.second_wins, row.draw) == (first, second, draw), row
+        counted = tuple(Fraction(n, deals) for n in deal_counts((row.first, row.second), red, black, count))
+        assert (row.first_wins, row.second_wins, row.draw) == counted, row
 
 
 def test_a_pattern_containing_another_never_takes_a_trick() -> None:
@@ -429,11 +431,11 @@ def test_52_cards_by_tricks_match_the_deal_count() -> None:
 
 
 @pytest.mark.parametrize(("first", "second"), [("RRB", "BRR"), ("BRB", "RRB")])
-def test_52_cards_by_cards_equal_the_draw_program(first: str, second: str) -> None:
-    """On the full deck, counting cards: counting deals gives the draw program's fractions."""
+def test_52_cards_by_cards_equal_the_deal_count(first: str, second: str) -> None:
+    """On the full deck, counting cards: the draw program's odds are the counted deals'."""
     exact = penney.card_odds(first, second, count="cards")
-    (a, b), draw = _solve_by_program((first, second), 26, 26, "cards")
-    assert (exact.first, exact.second, exact.draw) == (a, b, draw)
+    counted = tuple(Fraction(n, math.comb(52, 26)) for n in deal_counts((first, second), 26, 26, "cards"))
+    assert (exact.first, exact.second, exact.draw) == counted
 
 
 # The published table (Wikipedia, "Penney's game", variation with playing cards, after Humble

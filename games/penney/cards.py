@@ -8,18 +8,20 @@ belong to nobody.  The winner has the most tricks (``count="tricks"``), the most
 cards (``count="cards"``), or takes the first trick (``count="first"``, where a draw
 means that no trick is taken at all); equal top scores are a draw.
 
-The game is one draw program over ``Cards({"R": red, "B": black})``: a loop whose
-state is the number of cards turned, the automaton state of the current trick and
-the score differences (plus the size of the current trick when counting cards).
-The loop stops as soon as the result is settled: when the leader is ahead by more
-than any other player can still gain, or when nobody can take the current trick with
-the cards left (see :mod:`games.penney.reach`).  It serves any number of players,
-:func:`play_cards` and :func:`simulate_cards`.  For two players :func:`card_spec` is a
-:func:`~drawdsl.scoring_loop` instead, whose score is the first player's lead: the
-exact evaluator then keeps every lead of a state in one packed integer.  The exact odds of two players come
-from a faster route that gives the same fractions: counting the deals each player
-wins in one forward pass over the cards (:mod:`games.penney.deals`); the tests check
-the two against each other and against every deal of small decks.
+The game is one draw program over ``Cards({"R": red, "B": black})``, and the odds
+come from evaluating it with :func:`~drawdsl.chances` (one route).  For two players
+:func:`card_spec` is a :func:`~drawdsl.scoring_loop` whose score is the first
+player's lead and whose state is the automaton state of the current trick; counting
+cards, each card goes into the loop's pot and the trick's taker takes it.  The exact
+evaluator then keeps every lead of a state in one packed integer (one per multiplier
+of the pot).  Three or more players, :func:`play_cards` and :func:`simulate_cards`
+run a loop whose state is the number of cards turned, the automaton state of the
+current trick and the score differences (plus the size of the current trick when
+counting cards), which stops as soon as the result is settled: when the leader is
+ahead by more than any other player can still gain, or when nobody can take the
+current trick with the cards left (see :mod:`games.penney.reach`).  The tests check
+both against every deal of small decks, and the two-player odds against a counter of
+deals written by hand (``bench/deal_count.py``, the bench's peer).
 
 >>> card_odds("RRB", "BRR", red=4, black=4)
 CardOdds({'RRB': 6/35, 'BRR': 47/70}, draw=11/70)
@@ -33,14 +35,12 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb
 from typing import Any, ClassVar
 
 from drawdsl import Cards, InvalidArgument, Spec, Tally, chances, done, scoring_loop, simulate
 from drawdsl.html import fields, table
 from drawdsl.sampling import BLOCK
 from games.penney.best import Reply, ReplyTable
-from games.penney.deals import deal_counts
 from games.penney.memo import memo_loop
 from games.penney.patterns import Automaton, all_patterns, check_patterns
 from games.penney.reach import Reach
@@ -486,22 +486,17 @@ _SWAP = str.maketrans("RB", "BR")
 
 
 def _solve(form: tuple[str, ...], red: int, black: int, count: str) -> tuple[tuple[Fraction, ...], Fraction]:
-    """The exact chances of a game given in canonical form (a top-level function, so picklable).
-
-    Two players: by counting deals (:func:`~games.penney.deals.deal_counts`); more: by
-    evaluating the draw program (:func:`_solve_by_program`)."""
-    if len(form) != 2:
-        return _solve_by_program(form, red, black, count)
-    first, second, draw = deal_counts((form[0], form[1]), red, black, count)
-    deals = comb(red + black, red)
-    return (Fraction(first, deals), Fraction(second, deals)), Fraction(draw, deals)
+    """The exact chances of a game given in canonical form (a top-level function, so
+    picklable): its draw program (:func:`card_spec`) evaluated by :func:`~drawdsl.chances`,
+    for any number of players."""
+    return _solve_by_program(form, red, black, count)
 
 
 def _solve_by_program(
     form: tuple[str, ...], red: int, black: int, count: str
 ) -> tuple[tuple[Fraction, ...], Fraction]:
     """The exact chances of a game by evaluating its draw program (:func:`card_spec`) with
-    :func:`~drawdsl.chances`: any number of players, and the reference for two."""
+    :func:`~drawdsl.chances` (the one route: the bench times this one)."""
     dist = chances(card_spec(form, red, black, count), card_deck(red, black))
     if dist.failure:  # pragma: no cover - the loop always finishes before the deck runs out
         raise AssertionError(f"internal error: the card game {form} ran out of cards")

@@ -1,4 +1,10 @@
-"""Two-player card games counted deal by deal: exact odds without a draw program.
+"""Two-player card games counted deal by deal: the dedicated counter the draw program is measured against.
+
+Penney's 52-card game (:mod:`games.penney.cards`) is answered by its draw program, a
+:func:`~drawdsl.scoring_loop` under :func:`drawdsl.chances`.  This module is the
+method written by hand for two players, as a counting expert writes it: the bench's
+peer (``python -m bench.penney``, issue 15's goal 4) and a reference the tests compare
+the draw program with exactly.
 
 Every order of the colours is equally likely, so a chance is a count of colour
 sequences over ``comb(red + black, red)``.  This module counts them in one forward pass
@@ -14,11 +20,8 @@ through three numbers: the lead if the first player takes the trick (lead + size
 the second does (lead - size), or if nobody does (the lead).  Each is a linear function
 of the paths, so a state keeps three packed vectors, shifted one slot up, one slot down
 and not at all by every card of the trick; when a trick is taken, the taker's vector
-becomes the lead of the fresh trick.
-
-The draw program (:func:`games.penney.card_spec` under :func:`drawdsl.chances`) is the
-reference: the tests compare the two exactly, and both against every deal of small
-decks.
+becomes the lead of the fresh trick.  (The draw program's pot does the same: one packed
+integer per multiplier of the pot.)
 
 >>> deal_counts(("RRB", "BRR"), red=4, black=4, count="tricks")  # of comb(8, 4) = 70 deals
 (12, 47, 11)
