@@ -41,7 +41,7 @@ from drawdsl.errors import InvalidArgument
 from drawdsl.keys import strict_key
 from drawdsl.spec import FAIL, Spec, _describe, _Done, _Draw
 
-__all__ = ["scoring_loop", "advance", "finish", "Pot"]
+__all__ = ["scoring_loop", "advance", "finish"]
 
 V = TypeVar("V")
 W = TypeVar("W")
