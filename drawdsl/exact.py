@@ -1365,10 +1365,18 @@ def _evaluate_deck(
                             continue
                         get = into.get
                         after = drawn + 1
+                        # Two kinds of card (colours, a card or not): the child's counts
+                        # built at once, not sliced and joined (3 tuples fewer a path).
+                        pair = size == 2
                         for counts, weight in items:
                             multiplier = counts[drawn]
                             if multiplier:
-                                c = counts[:drawn] + (multiplier - 1,) + counts[after:]
+                                if not pair:
+                                    c = counts[:drawn] + (multiplier - 1,) + counts[after:]
+                                elif drawn:
+                                    c = (counts[0], multiplier - 1)
+                                else:
+                                    c = (multiplier - 1, counts[1])
                                 old = get(c)
                                 if old is None:
                                     live += 1

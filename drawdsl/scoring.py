@@ -37,8 +37,8 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any, TypeVar
 
 from drawdsl.combinators import _Step
-from drawdsl.errors import InvalidArgument
-from drawdsl.keys import strict_key
+from drawdsl.errors import InvalidArgument, NotASpec
+from drawdsl.keys import outcome_key, strict_key
 from drawdsl.spec import FAIL, Spec, _describe, _Done, _Draw
 
 __all__ = ["scoring_loop", "advance", "finish"]
@@ -65,7 +65,7 @@ class Pot:
                 f"scoring_loop: pot must be a mapping taker -> multiplier, got {pot!r} "
                 f"({type(pot).__name__}); for example pot={{'A': 1, 'B': -1}}"
             )
-        takers: dict[Any, int] = {}  # by the taker's strict key: 1 and True are two takers
+        takers: dict[Any, int] = {}  # by the taker's outcome key: 1 and True are two takers
         names: dict[Any, Any] = {}
         for taker, times in pot.items():
             if isinstance(times, bool) or not isinstance(times, int):
@@ -76,10 +76,11 @@ class Pot:
                 )
             if taker is None:
                 continue
-            key = strict_key(taker)  # (a mapping's keys are hashable)
+            key = outcome_key(taker)  # (a mapping's keys are hashable)
             takers[key] = times
             names[key] = taker
-        #: Each taker's multiplier, by its strict key (:func:`~drawdsl.keys.strict_key`).
+        #: Each taker's multiplier, by its outcome key (:func:`~drawdsl.keys.outcome_key`:
+        #: equal values of the same types, as a finished value is matched).
         self.takers = takers
         #: The multiplier of what is left in the pot when the loop ends (the key None).
         self.leftover: int = pot.get(None, 0)
@@ -91,7 +92,7 @@ class Pot:
         """The multiplier of ``taker`` (:class:`~drawdsl.InvalidArgument`, naming the
         takers, when it is not one)."""
         try:
-            return self.takers[strict_key(taker)]
+            return self.takers[outcome_key(taker)]
         except (KeyError, TypeError):
             raise InvalidArgument(
                 f"scoring_loop: {taker!r} takes the pot, but it is not one of the pot's takers "
@@ -137,30 +138,30 @@ def advance(
     if type(out) is not tuple or not 2 <= len(out) <= 3:
         how = "(next state, points), or a triple (next state, points, taker)," if pot is not None else \
             "(next state, points)"
-        raise TypeError(
+        raise NotASpec(
             f"scoring_loop: {_describe(step)} returned {out!r}; a step returns a pair {how}, with None "
             "as the next state to stop the loop"
         )
     if len(out) == 3 and pot is None:
-        raise TypeError(
+        raise NotASpec(
             f"scoring_loop: {_describe(step)} returned {out!r}, three items, but the loop has no "
             "pot; a step returns (next state, points), or pass pot={taker: multiplier} to "
             "return (next state, points, taker)"
         )
     nxt, points = out[0], out[1]
-    times = None
-    if len(out) == 3 and out[2] is not None:
-        times = pot.multiplier(out[2])  # type: ignore[union-attr]
     if not isinstance(points, int):
-        raise TypeError(
+        raise NotASpec(
             f"scoring_loop: {_describe(step)} returned points {points!r} "
             f"({type(points).__name__}); points must be an int (or a bool, counted as 0 or 1)"
         )
+    times = None
+    if len(out) == 3 and out[2] is not None:
+        times = pot.multiplier(out[2])  # type: ignore[union-attr]
     if nxt is not None:
         try:
             hash(nxt)
         except TypeError:
-            raise TypeError(
+            raise NotASpec(
                 f"scoring_loop: the state {nxt!r} ({type(nxt).__name__}) returned by "
                 f"{_describe(step)} is not hashable; use tuples, frozensets or numbers"
             ) from None
@@ -178,7 +179,7 @@ def finish(result: Callable[[int], Any], score: int) -> Spec[Any]:
     if value is FAIL:
         return FAIL  # type: ignore[no-any-return]
     if isinstance(value, Spec):
-        raise TypeError(
+        raise NotASpec(
             f"scoring_loop: {_describe(result)} returned the spec {value!r} for the score "
             f"{score}; result returns the value to finish with (or fail() to drop the path)"
         )

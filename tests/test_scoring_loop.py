@@ -565,3 +565,42 @@ def test_explain_reports_a_pot() -> None:
     report = explain(spec, Cards({"R": 5, "B": 5}))
     assert report.distribution == chances(spec, Cards({"R": 5, "B": 5}))
     assert "one per multiplier of its pot" in str(report)
+
+
+class _Player(str):
+    """A taker of a type of its own (a str subclass)."""
+
+
+@dataclass(frozen=True)
+class _Deals:
+    """A step naming its takers afresh each time: a new _Player, a frozenset built in
+    another order than the pot's key."""
+
+    def __call__(self, state: int, card: str) -> tuple[int, int, Any]:
+        if card == "a":
+            return state, 1, _Player("A")
+        return state, 2, frozenset({8}) | {0}
+
+
+def test_a_taker_equal_to_a_key_of_the_pot_takes_it_after_pickling_too() -> None:
+    pot = {_Player("A"): 1, frozenset({0}) | {8}: -1}
+    spec = scoring_loop(0, _Deals(), int, pot=pot)
+    law = Distribution({-3: Fraction(1)})
+    assert all_routes(spec, Cards("abb")) == law
+    again = pickle.loads(pickle.dumps(spec))
+    assert again == spec and all_routes(again, Cards("abb")) == law
+    # A str is not a _Player: two types, two takers (as for states and values).
+    with pytest.raises(ValueError, match="takes the pot, but it is not one of the pot's takers"):
+        chances(scoring_loop(0, _Deals(), abs, pot={"A": 1, frozenset({0, 8}): -1}), Cards("ab"))
+
+
+def test_a_bad_move_is_told_without_a_hint_about_the_deck() -> None:
+    # The step's move is wrong, not the cards: no note suggesting to map the source; and
+    # points that are no int are told before a taker that is not one.
+    spec = scoring_loop(0, lambda state, card: (state, 1, "R"), abs)
+    with pytest.raises(TypeError, match="three items") as info:
+        chances(spec, Cards("ab"))
+    assert not any("map the source" in note for note in getattr(info.value, "__notes__", []))
+    both_wrong = scoring_loop(0, lambda state, card: (state, "1", "nobody"), abs, pot={"R": 1})
+    with pytest.raises(TypeError, match="points must be an int"):
+        chances(both_wrong, Cards("ab"))
