@@ -173,7 +173,7 @@ def test_a_pot_is_the_same_as_its_points_kept_in_the_state() -> None:
             return ("", 0), (size + 1 if card == "R" else -size - 1)
         return (card, size + 1), 0
 
-    deck = Cards({"R": 6, "B": 5})
+    deck = Cards({"R": 5, "B": 4})
     lead = scoring_loop("", with_pot, lambda x: x, pot={"R": 1, "B": -1})
     assert all_routes(lead, deck) == chances(scoring_loop(("", 0), counted, lambda x: x), deck)
     # And with what is left at the end going to R.
