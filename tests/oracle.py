@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from itertools import permutations
 from typing import Any
 
 from drawdsl import Cards, Distribution
@@ -91,8 +90,33 @@ def _interleave(left: Spec[Any], right: Spec[Any], deal: Sequence[Any], pos: int
 
 
 def orderings(deck: Cards[Any]) -> list[tuple[Any, ...]]:
-    """Every distinct ordering of the deck (each equally likely)."""
-    return sorted(set(permutations(list(deck))), key=repr)
+    """Every distinct ordering of the deck (each equally likely), made one by one (the
+    permutations of the multiset), not deduplicated from all ``n!`` orders of its cards:
+    3 x 3 x 3 cards have 1,680 orderings, and 362,880 orders.
+
+    >>> orderings(Cards("aab"))
+    [('a', 'a', 'b'), ('a', 'b', 'a'), ('b', 'a', 'a')]
+    """
+    cards = list(deck.distinct())
+    left = [deck.count(card) for card in cards]
+    n = len(deck)
+    found: list[tuple[Any, ...]] = []
+    prefix: list[Any] = []
+
+    def extend() -> None:
+        if len(prefix) == n:
+            found.append(tuple(prefix))
+            return
+        for i, card in enumerate(cards):
+            if left[i]:
+                left[i] -= 1
+                prefix.append(card)
+                extend()
+                prefix.pop()
+                left[i] += 1
+
+    extend()
+    return sorted(found, key=repr)
 
 
 def brute_force(spec: Spec[Any], deck: Cards[Any]) -> Distribution[Any]:
