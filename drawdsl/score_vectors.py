@@ -196,6 +196,7 @@ def _run(
     live = len(frontier)
     asked: list[Any] = [None]  # the card the step was last asked about
     nkinds = range(len(kinds))
+    pair = len(kinds) == 2
     try:
         while live:
             if depth >= max_draws:
@@ -208,7 +209,7 @@ def _run(
                 children = states
             after: dict[tuple[int, ...], dict[Any, Any]] = {}
             for left, at_deck in frontier.items():
-                there = [j for j in nkinds if left[j]]
+                there = nkinds if all(left) else [j for j in nkinds if left[j]]
                 entries = []
                 for skey, paths in at_deck.items():
                     here = moves.get(skey)
@@ -232,7 +233,12 @@ def _run(
                     entries.append((here, paths))
                 for j in there:
                     count = left[j]
-                    child = left[:j] + (count - 1,) + left[j + 1:]
+                    if not pair:
+                        child = left[:j] + (count - 1,) + left[j + 1:]
+                    elif j:  # two kinds (colours): the child's counts built at once
+                        child = (left[0], count - 1)
+                    else:
+                        child = (count - 1, left[1])
                     into = after.get(child)
                     if into is None:
                         into = after[child] = {}
