@@ -250,6 +250,9 @@ CASES: tuple[Case, ...] = (
                   "bench.ours:shared_rank_13"),
         ),
         peers=(
+            _icepool("shared13.icepool",
+                     "icepool `Deck(13 ranks x 4).deal(k).largest_count() == 1`, k = 1..13",
+                     "bench.peers:icepool_shared_rank_13", "unordered"),
             _formula("shared13.product", "product formula in Fractions",
                      "bench.reference:shared_rank_product"),
         ),
@@ -261,6 +264,9 @@ CASES: tuple[Case, ...] = (
             _ours("shared52.ours", "the same loop on 52 ranks x 4", "bench.ours:shared_rank_52"),
         ),
         peers=(
+            _icepool("shared52.icepool",
+                     "icepool `Deck(52 ranks x 4).deal(k).largest_count() == 1`, k = 1..52",
+                     "bench.peers:icepool_shared_rank_52", "unordered"),
             _formula("shared52.product", "product formula in Fractions",
                      "bench.reference:shared_rank_product", 52, 4),
         ),

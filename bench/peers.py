@@ -36,6 +36,8 @@ __all__ = [
     "icepool_penney_all_pairs",
     "icepool_poker_split",
     "icepool_penney_automaton",
+    "icepool_shared_rank_13",
+    "icepool_shared_rank_52",
 ]
 
 _ACES = {True: 4, False: 48}
@@ -374,3 +376,33 @@ def icepool_penney_automaton() -> dict[str, Fraction]:
             die = icepool.Die([""]).map(step, repeat="inf")
             result[f"{a}>{b}"] = Fraction(die.probability(a))
     return result
+
+
+# --------------------------------------------------------------------------- 9, 10. until a rank repeats
+
+
+def _icepool_shared_rank(ranks: int, suits: int) -> dict[str, Fraction]:
+    """The card at which a rank first repeats: ``P(the first k cards have distinct
+    ranks)`` is ``Deck(ranks x suits).deal(k).largest_count() == 1``, for each ``k``
+    (an unordered hand: the first ``k`` cards of a shuffle are a uniform ``k``-card
+    hand); the repeat comes at card ``k + 1`` with the difference of two of them."""
+    import icepool
+
+    deck = icepool.Deck(range(ranks), times=suits)
+    distinct = [Fraction(1)]
+    for k in range(1, ranks + 1):
+        largest = deck.deal(k).largest_count()
+        distinct.append(Fraction(largest.quantity(1), largest.denominator()))
+    distinct.append(Fraction(0))  # ranks + 1 cards always share a rank
+    chances = {str(k + 1): distinct[k] - distinct[k + 1] for k in range(1, ranks + 1)}
+    return {k: p for k, p in chances.items() if p}
+
+
+def icepool_shared_rank_13() -> dict[str, Fraction]:
+    """:func:`_icepool_shared_rank` on 13 ranks x 4."""
+    return _icepool_shared_rank(13, 4)
+
+
+def icepool_shared_rank_52() -> dict[str, Fraction]:
+    """:func:`_icepool_shared_rank` on 52 ranks x 4."""
+    return _icepool_shared_rank(52, 4)
